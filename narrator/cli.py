@@ -1,0 +1,329 @@
+"""The `narrator` command line: the one place that wires rules, script, audio and app.
+
+The output formats are a contract (other tools drive them): see README.md. Exit 0 on
+success, 2 on bad input (one line on stderr: what, where, how to fix), 3 when a
+sound part is missing. Never a traceback. Audio and Textual are imported only by
+the commands that need them, so `narrator script` starts in milliseconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from narrator import __version__
+from narrator.rules import (
+    MissingPart,
+    NarratorError,
+    Ruleset,
+    RulesetError,
+    load_catalog,
+    load_ruleset,
+    parse_roles,
+    recommended,
+)
+from narrator.rules.catalog import Catalog
+from narrator.script import Plan, Script, build_script, script_to_dict
+from narrator.script.render_text import render_text
+
+EXIT_OK, EXIT_INPUT, EXIT_AUDIO, EXIT_INTERRUPTED = 0, 2, 3, 130
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line and exit 2, like every other mistake."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_INPUT, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def _fmt(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def _game_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("ruleset", help="ruleset id (see: narrator rulesets)")
+    parser.add_argument("--players", type=int, required=True, metavar="N")
+    parser.add_argument(
+        "--roles", metavar="ID[:COUNT],...", help="the chosen roles; default: the recommended deck"
+    )
+    parser.add_argument("--night", type=int, default=1, metavar="K")
+    parser.add_argument("--phase", choices=("night", "day"), default="night")
+    parser.add_argument("--lang", default="en", help="en, it, fa (per ruleset)")
+    parser.add_argument(
+        "--pace", type=float, default=1.0, help="scale every silence of the night (1 = as written)"
+    )
+
+
+def _audio_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--voice", help="voice id or name (see: narrator voices)")
+    parser.add_argument("--rate", type=int, metavar="WPM", help="speaking rate, words a minute")
+    parser.add_argument("--no-bed", action="store_true", help="no tapping under the night")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="narrator",
+        description="A voice that calls the night for social "
+        "deduction games. With no command, starts the app.",
+    )
+    parser.add_argument("--version", action="version", version=f"narrator {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("rulesets", help="list the game systems")
+    _fmt(p)
+    p = sub.add_parser("roles", help="list a ruleset's roles")
+    p.add_argument("ruleset")
+    _fmt(p)
+    p = sub.add_parser("setup", help="the recommended deck for a number of players")
+    p.add_argument("ruleset")
+    p.add_argument("--players", type=int, required=True, metavar="N")
+    _fmt(p)
+    p = sub.add_parser("script", help="show the script of a night or a day")
+    _game_options(p)
+    _fmt(p)
+    p = sub.add_parser("check", help="validate ruleset files")
+    p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    p = sub.add_parser("render", help="render a night to a sound file")
+    _game_options(p)
+    _audio_options(p)
+    p.add_argument(
+        "--out", type=Path, required=True, metavar="FILE", help=".wav, .flac, .ogg or .mp3"
+    )
+    p.add_argument("--timeline", type=Path, metavar="FILE.json")
+    p = sub.add_parser("play", help="play a night on the speaker")
+    _game_options(p)
+    _audio_options(p)
+    p.add_argument("--device", help="output device name or index (see: narrator devices)")
+    p = sub.add_parser("voices", help="list the speech voices")
+    p.add_argument("--lang")
+    _fmt(p)
+    p = sub.add_parser("devices", help="list the sound output devices")
+    _fmt(p)
+    return parser
+
+
+# -- commands -------------------------------------------------------------------
+
+
+def _print_json(value: Any) -> None:
+    print(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+def cmd_rulesets(args: argparse.Namespace, catalog: Catalog) -> int:
+    rows = [
+        {
+            "id": r.id,
+            "name": r.name.get("en"),
+            "players": [r.setup.min_players, r.setup.max_players],
+            "languages": list(r.languages),
+            "nights": r.nights if r.nights is not None else "many",
+            "source": "user" if r.id in catalog.user_ids else "shipped",
+        }
+        for r in sorted(catalog.rulesets.values(), key=lambda r: r.id)
+    ]
+    broken = [{"path": str(e.path), "error": str(e)} for e in catalog.broken]
+    if args.format == "json":
+        _print_json({"rulesets": rows, "broken": broken})
+        return EXIT_OK
+    for row in rows:
+        players = "{}-{}".format(*row["players"])
+        langs = ",".join(row["languages"])
+        mark = " (yours)" if row["source"] == "user" else ""
+        print(f"{row['id']:<20} {row['name']}{mark}  [{players} players; {langs}]")
+    for item in broken:
+        print(f"broken: {item['error']}")
+    return EXIT_OK
+
+
+def _wakes(ruleset: Ruleset, role_id: str) -> str:
+    role = ruleset.role(role_id)
+    if role.wakes_with:
+        return f"with {role.wakes_with}"
+    if not role.turns:
+        return "never"
+    return ", ".join(str(t.order) for t in role.turns)
+
+
+def cmd_roles(args: argparse.Namespace, catalog: Catalog) -> int:
+    ruleset = catalog.get(args.ruleset)
+    rows = [
+        {
+            "id": r.id,
+            "name": dict(r.name.values),
+            "team": r.team,
+            "max": r.max_count,
+            "wakes": _wakes(ruleset, r.id),
+        }
+        for r in ruleset.roles
+    ]
+    if args.format == "json":
+        _print_json({"ruleset": ruleset.id, "roles": rows})
+        return EXIT_OK
+    for team_id, team_name in ruleset.teams:
+        members = [row for row in rows if row["team"] == team_id]
+        if not members:
+            continue
+        print(f"{team_name.get('en')}:")
+        for row in members:
+            print(
+                f"  {row['id']:<16} {row['name']['en']:<22} max {row['max']}  wakes: {row['wakes']}"
+            )
+    return EXIT_OK
+
+
+def cmd_setup(args: argparse.Namespace, catalog: Catalog) -> int:
+    ruleset = catalog.get(args.ruleset)
+    roles, discard = recommended(ruleset, args.players)
+    if args.format == "json":
+        _print_json(
+            {
+                "ruleset": ruleset.id,
+                "players": args.players,
+                "roles": dict(roles),
+                "discard": discard,
+            }
+        )
+        return EXIT_OK
+    print(f"{ruleset.name.get('en')}, {args.players} players: {sum(n for _, n in roles)} cards")
+    for role_id, count in roles:
+        print(f"  {count} x {ruleset.role(role_id).name.get('en')} ({role_id})")
+    if discard:
+        print(f"then remove {discard} card(s) at random, unseen")
+    return EXIT_OK
+
+
+def script_from_args(args: argparse.Namespace, catalog: Catalog) -> tuple[Ruleset, Script]:
+    ruleset = catalog.get(args.ruleset)
+    if args.roles is not None:
+        roles = parse_roles(args.roles, ruleset)
+    else:
+        roles, _ = recommended(ruleset, args.players)
+    plan = Plan(
+        players=args.players,
+        roles=roles,
+        night=args.night,
+        lang=args.lang,
+        phase=args.phase,
+        pace=args.pace,
+    )
+    return ruleset, build_script(ruleset, plan)
+
+
+def cmd_script(args: argparse.Namespace, catalog: Catalog) -> int:
+    ruleset, script = script_from_args(args, catalog)
+    if args.format == "json":
+        _print_json(script_to_dict(script))
+    else:
+        print(render_text(script, ruleset.name.get(script.lang)))
+    return EXIT_OK
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    failed = 0
+    for path in args.paths:
+        try:
+            ruleset = load_ruleset(path)
+        except RulesetError as exc:
+            print(f"narrator: {exc}", file=sys.stderr)
+            failed += 1
+            continue
+        decks = len(ruleset.setup.decks)
+        print(
+            f"ok {path}: '{ruleset.id}', {len(ruleset.roles)} roles, "
+            f"{len(ruleset.languages)} languages, {decks} recommended deck(s)"
+        )
+    return EXIT_INPUT if failed else EXIT_OK
+
+
+def _audio_settings(args: argparse.Namespace) -> Any:
+    from narrator.audio import AudioSettings
+
+    return AudioSettings(
+        voice=args.voice,
+        rate=args.rate,
+        bed=not args.no_bed,
+        device=_device(getattr(args, "device", None)),
+    )
+
+
+def _device(value: str | None) -> str | int | None:
+    if value is None:
+        return None
+    return int(value) if value.isdigit() else value
+
+
+def run_command(args: argparse.Namespace) -> int:
+    if args.command == "check":
+        return cmd_check(args)
+    if args.command in ("voices", "devices"):
+        from narrator.audio import commands
+
+        if args.command == "voices":
+            return commands.voices_command(args.lang, args.format)
+        return commands.devices_command(args.format)
+    catalog = load_catalog()
+    if args.command == "rulesets":
+        return cmd_rulesets(args, catalog)
+    if args.command == "roles":
+        return cmd_roles(args, catalog)
+    if args.command == "setup":
+        return cmd_setup(args, catalog)
+    if args.command == "script":
+        return cmd_script(args, catalog)
+    _, script = script_from_args(args, catalog)
+    from narrator.audio import commands
+
+    if args.command == "render":
+        return commands.render_command(
+            script, out=args.out, timeline=args.timeline, settings=_audio_settings(args)
+        )
+    return commands.play_command(script, settings=_audio_settings(args))
+
+
+def run_app(parser: argparse.ArgumentParser) -> int:
+    try:
+        from narrator.tui import run_app as run_tui
+    except ImportError:
+        print("narrator: the app is not built yet; use the commands below.", file=sys.stderr)
+        parser.print_help()
+        return EXIT_OK
+    return run_tui()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command is None:
+            return run_app(parser)
+        return run_command(args)
+    except NarratorError as exc:
+        print(f"narrator: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        print("narrator: stopped", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        sys.stderr.close()  # `narrator script ... | head` is not an error
+        return EXIT_OK
+    except MissingPart as exc:
+        print(f"narrator: {exc}", file=sys.stderr)
+        return EXIT_AUDIO
+    except Exception as exc:
+        if os.environ.get("NARRATOR_DEBUG"):
+            raise
+        print(
+            f"narrator: internal error ({type(exc).__name__}: {exc}); please report it, "
+            "with NARRATOR_DEBUG=1 for the details",
+            file=sys.stderr,
+        )
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

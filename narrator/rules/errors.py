@@ -1,0 +1,47 @@
+"""Domain errors of the rules core: one line each, saying what, where and how to fix it."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from pathlib import Path
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """' (did you mean 'x'?)' for the closest choice, or '' when nothing is close."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+class NarratorError(Exception):
+    """A mistake in the user's input. Its str() is the one line shown to the user."""
+
+
+class RulesetError(NarratorError):
+    """A ruleset file that cannot be used, with the file and line of the mistake."""
+
+    def __init__(self, message: str, path: Path | str | None = None, line: int | None = None):
+        self.message = message
+        self.path = Path(path) if path is not None else None
+        self.line = line
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = ""
+        if self.path is not None:
+            where = f"{self.path}:{self.line}: " if self.line else f"{self.path}: "
+        return f"{where}{self.message}"
+
+
+class UnknownRuleset(NarratorError):
+    """A ruleset id that is not installed."""
+
+
+class SelectionError(NarratorError):
+    """A choice of players and roles that the ruleset does not allow."""
+
+
+class MissingPart(Exception):
+    """Something narrator needs from the machine is missing (no speech engine, no
+    PortAudio, no output device). Its str() says what and the command that installs
+    it; the command line exits 3."""

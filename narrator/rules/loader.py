@@ -1,0 +1,553 @@
+"""YAML text -> checked, frozen `Ruleset`. The only place that sees a raw dict.
+
+Every mistake raises one `RulesetError` naming the file, the line and the key, and
+saying what was expected. `check.py` then checks what one mapping alone cannot:
+that ids refer to roles that exist, that every line exists in every language, that
+every recommended deck can be built.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Literal, cast
+
+from narrator.rules.errors import RulesetError, did_you_mean
+from narrator.rules.model import (
+    ALWAYS,
+    Call,
+    Condition,
+    Countdown,
+    Day,
+    Deck,
+    Line,
+    Need,
+    Night,
+    Order,
+    Role,
+    Rounds,
+    Ruleset,
+    Setup,
+    StepSpec,
+    Text,
+    Timed,
+    Turn,
+    Vote,
+    Warning,
+)
+from narrator.rules.reader import Fields
+from narrator.rules.yamlio import Located, read_yaml
+
+_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+_LANG = re.compile(r"^[a-z]{2}$")
+_ORDER = re.compile(r"^(\d+)([a-z]?)$")
+_WAKES = {
+    "never": Condition(never=True),
+    "every_night": ALWAYS,
+    "first_night": Condition(nights=(1,)),
+}
+
+
+def load_ruleset(path: Path | str) -> Ruleset:
+    """Read and check one ruleset file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise RulesetError("not UTF-8 text; save the file as UTF-8", path) from None
+    except OSError as exc:
+        raise RulesetError(f"cannot read the file ({exc.strerror})", path) from None
+    return parse_ruleset(text, path)
+
+
+def parse_ruleset(text: str, path: Path | str) -> Ruleset:
+    path = Path(path)
+    data = read_yaml(text, path)
+    if data is None:
+        raise RulesetError("the file is empty; a ruleset needs at least 'id' and 'roles'", path)
+    return _Reader(path).ruleset(data)
+
+
+class _Reader:
+    def __init__(self, path: Path):
+        self.path = path
+        self.languages: tuple[str, ...] = ()
+        self.role_ids: tuple[str, ...] = ()
+
+    def fields(self, data: Any, what: str, line: int = 0) -> Fields:
+        return Fields(data, self.path, what, line)
+
+    # -- texts -------------------------------------------------------------------
+
+    def text(self, value: Any, what: str, line: int) -> Text:
+        f = self.fields(value, what, line)
+        return self._text_of(f, what)
+
+    def _text_of(self, f: Fields, what: str, skip: tuple[str, ...] = ()) -> Text:
+        values = []
+        for key, val in f.data.items():
+            if key in skip:
+                continue
+            if not _LANG.match(str(key)):
+                f.done(skip)  # unknown key: report it with did-you-mean
+                raise f.error(key, f"'{key}' in {what} is not a language code like 'en' or 'it'")
+            if not isinstance(val, str) or not val.strip():
+                raise f.error(key, f"the '{key}' text of {what} must be non-empty text")
+            f.seen.add(key)
+            values.append((str(key), " ".join(val.split())))
+        if not values:
+            raise f.error(None, f"{what} has no text in any language")
+        missing = [lang for lang in self.languages if lang not in dict(values)]
+        if missing:
+            raise f.error(
+                None,
+                f"{what} has no '{missing[0]}' text; every line needs one in "
+                f"each language the ruleset declares ({', '.join(self.languages)})",
+            )
+        return Text(tuple(values))
+
+    def line(self, value: Any, what: str, line: int) -> Line:
+        f = self.fields(value, what, line)
+        when = self.condition(f.raw("when"), f"'when' of {what}", f.line_of("when"))
+        return Line(self._text_of(f, what, skip=("when",)), when)
+
+    def call(self, f: Fields, key: str, what: str) -> Call:
+        """One line (a mapping of languages) or a list of them."""
+        value = f.raw(key)
+        if value is None:
+            return ()
+        label = f"'{key}' of {what}"
+        if isinstance(value, list):
+            return tuple(self.line(v, label, _line(v, f.line_of(key))) for v in value)
+        return (self.line(value, label, f.line_of(key)),)
+
+    # -- conditions --------------------------------------------------------------
+
+    def condition(self, value: Any, what: str, line: int) -> Condition:
+        if value is None:
+            return ALWAYS
+        f = self.fields(value, what, line)
+        nights = f.raw("night", [])
+        rounds = f.raw("round", [])
+        for key in ("chosen", "not_chosen", "any_chosen", "when_chosen"):
+            self.known(f, key, f.ids(key))
+        cond = Condition(
+            chosen=f.ids("chosen"),
+            not_chosen=f.ids("not_chosen"),
+            any_chosen=f.ids("any_chosen") + f.ids("when_chosen"),
+            nights=self._numbers(f, "night", nights),
+            from_night=f.get("from_night", int) if f.has("from_night") else None,
+            until_night=f.get("until_night", int) if f.has("until_night") else None,
+            rounds=self._numbers(f, "round", rounds),
+        )
+        f.done()
+        return cond
+
+    def known(self, f: Fields, key: str, ids: tuple[str, ...]) -> tuple[str, ...]:
+        """`ids`, after checking that each names a role of this ruleset."""
+        for role_id in ids:
+            if role_id not in self.role_ids:
+                raise f.error(
+                    key,
+                    f"'{key}' names the role '{role_id}', which this ruleset does "
+                    f"not have{did_you_mean(role_id, self.role_ids)}",
+                )
+        return ids
+
+    def _numbers(self, f: Fields, key: str, value: Any) -> tuple[int, ...]:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return (value,)
+        if isinstance(value, list) and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value
+        ):
+            return tuple(value)
+        raise f.error(key, f"'{key}' in {f.what} must be a number or a list of numbers")
+
+    def wakes(self, f: Fields, what: str) -> Condition:
+        value = f.raw("wakes", "every_night")
+        if isinstance(value, str):
+            if value not in _WAKES:
+                choices = ", ".join(_WAKES)
+                raise f.error(
+                    "wakes",
+                    f"'wakes' of {what} is '{value}'; use one of: {choices}, "
+                    "or a mapping such as {from_night: 2} or {when_chosen: [minion]}",
+                )
+            return _WAKES[value]
+        return self.condition(value, f"'wakes' of {what}", f.line_of("wakes"))
+
+    # -- steps of everyone -------------------------------------------------------
+
+    def step(self, value: Any, line: int, what: str) -> StepSpec:
+        f = self.fields(value, f"a step of {what}", line)
+        when = self.condition(f.raw("when"), f"'when' of a step of {what}", f.line_of("when"))
+        kinds = [k for k in ("say", "pause", "cue", "wait") if f.has(k)]
+        if len(kinds) != 1:
+            f.raw("say")
+            f.raw("pause")
+            f.raw("cue")
+            f.raw("wait")
+            f.done()
+            raise f.error(None, f"a step of {what} needs exactly one of say, pause, cue, wait")
+        kind = kinds[0]
+        step: StepSpec
+        if kind == "pause":
+            step = StepSpec("pause", when, seconds=f.number("pause"))
+        elif kind == "cue":
+            step = StepSpec("cue", when, sound=f.get("cue", str, need=True))
+        else:
+            text = self.text(f.raw(kind), f"'{kind}' of a step of {what}", f.line_of(kind))
+            step = StepSpec(cast(Literal["say", "wait"], kind), when, text=text)
+        f.done()
+        return step
+
+    def steps(self, f: Fields, key: str, what: str) -> tuple[StepSpec, ...]:
+        return f.listed(key, lambda v, ln: self.step(v, ln, f"{what} {key}"))
+
+    # -- roles -------------------------------------------------------------------
+
+    def order(self, f: Fields, what: str) -> Order:
+        value = f.required("order")
+        match = _ORDER.match(str(value)) if isinstance(value, int | str) else None
+        if match is None or isinstance(value, bool):
+            raise f.error("order", f"'order' of {what} must look like 5 or '9b', not {value!r}")
+        return Order(int(match.group(1)), match.group(2))
+
+    def turn(self, f: Fields, what: str, *, main: bool, default_time: float) -> Turn:
+        return Turn(
+            order=self.order(f, what),
+            when=self.wakes(f, what),
+            wake=self.call(f, "wake", what),
+            act=self.call(f, "act", what),
+            close=self.call(f, "close", what),
+            action_time=f.number("action_time", default_time),
+            main=main,
+        )
+
+    def role(self, value: Any, line: int, default_time: float) -> Role:
+        f = self.fields(value, "a role", line)
+        role_id = f.get("id", str, need=True)
+        if not _ID.match(role_id):
+            raise f.error("id", f"role id '{role_id}' must be lower case letters, digits and _")
+        what = f"role '{role_id}'"
+        f.what = what
+        turns: list[Turn] = []
+        wakes = f.raw("wakes", "every_night")
+        wakes_with = f.get("wakes_with", str) if f.has("wakes_with") else None
+        if wakes_with is not None:
+            self.known(f, "wakes_with", (wakes_with,))
+        if wakes != "never" and wakes_with is None:
+            turns.append(self.turn(f, what, main=True, default_time=default_time))
+        elif wakes == "never":
+            for key in ("order", "wake", "act", "close", "action_time"):
+                if f.has(key):
+                    raise f.error(
+                        key, f"{what} never wakes, so '{key}' has no use; remove it or set 'wakes'"
+                    )
+        for i, extra in enumerate(f.listed("turns", lambda v, ln: (v, ln))):
+            tf = self.fields(extra[0], f"extra turn {i + 1} of {what}", extra[1])
+            turns.append(self.turn(tf, tf.what, main=False, default_time=default_time))
+            tf.done()
+        role = Role(
+            id=role_id,
+            name=self.text(f.required("name"), f"the name of {what}", f.line_of("name")),
+            team=f.get("team", str, need=True),
+            max_count=f.whole("max", 1, low=1),
+            turns=tuple(turns),
+            wakes_with=wakes_with,
+            note=self.text(f.raw("note"), f"the note of {what}", f.line_of("note"))
+            if f.has("note")
+            else None,
+            line=f.line,
+        )
+        f.done()
+        return role
+
+    # -- setup -------------------------------------------------------------------
+
+    def setup(self, value: Any, line: int) -> Setup:
+        f = self.fields(value, "'setup'", line)
+        pf = self.fields(f.required("players"), "'players' of setup", f.line_of("players"))
+        low, high = pf.whole("min", low=1), pf.whole("max", low=1)
+        pf.done()
+        if high < low:
+            raise f.error("players", f"players: max ({high}) is below min ({low})")
+        extra = f.raw("extra_cards", 0)
+        if isinstance(extra, dict):
+            ef = self.fields(extra, "'extra_cards' of setup", f.line_of("extra_cards"))
+            extra_min, extra_max = ef.whole("min", 0), ef.whole("max", 0)
+            ef.done()
+        else:
+            extra_min = extra_max = f.whole("extra_cards", 0)
+        if extra_max < extra_min:
+            raise f.error("extra_cards", "extra_cards: max is below min")
+        setup = Setup(
+            min_players=low,
+            max_players=high,
+            extra_min=extra_min,
+            extra_max=extra_max,
+            warn_over_factor=f.number("warn_over_factor") if f.has("warn_over_factor") else None,
+            pairs=self.known(f, "pairs", f.ids("pairs")),
+            needs=f.listed("needs", self.need),
+            required=self.known(f, "required", f.ids("required")),
+            decks=f.listed("decks", self.deck),
+        )
+        f.done()
+        return setup
+
+    def need(self, value: Any, line: int) -> Need:
+        f = self.fields(value, "a 'needs' rule", line)
+        level = f.get("level", str, "error")
+        if level not in ("error", "warning"):
+            raise f.error("level", f"'level' must be error or warning, not '{level}'")
+        self.known(f, "role", (f.get("role", str, need=True),))
+        need = Need(
+            f.get("role", str, need=True),
+            self.known(f, "any_of", f.ids("any_of")),
+            cast(Literal["error", "warning"], level),
+        )
+        if not need.any_of:
+            raise f.error(None, "a 'needs' rule needs 'any_of': the roles it depends on")
+        f.done()
+        return need
+
+    def deck(self, value: Any, line: int) -> Deck:
+        f = self.fields(value, "a recommended deck", line)
+        players = f.required("players")
+        if isinstance(players, int) and not isinstance(players, bool):
+            low = high = players
+        elif (
+            isinstance(players, list)
+            and len(players) == 2
+            and all(isinstance(p, int) and not isinstance(p, bool) for p in players)
+        ):
+            low, high = players
+        else:
+            raise f.error("players", "'players' of a deck must be a number or [min, max]")
+        rf = self.fields(f.required("roles"), "'roles' of a deck", f.line_of("roles"))
+        base = tuple((str(k), rf.whole(str(k), low=1)) for k in list(rf.data))
+        self.known(rf, "roles", tuple(k for k, _ in base))
+        adds = self.known(f, "add_in_order", f.ids("add_in_order"))
+        deck = Deck(low, high, base, adds, f.whole("discard", 0), f.line)
+        f.done()
+        return deck
+
+    # -- day, night, rounds --------------------------------------------------------
+
+    def timed(self, value: Any, what: str, line: int) -> Timed:
+        f = self.fields(value, what, line)
+        timed = Timed(
+            seconds=f.number("seconds", low=1),
+            label=self.text(f.required("label"), f"'label' of {what}", f.line_of("label")),
+            start=self.call(f, "start", what),
+            warnings=f.listed("warnings", lambda v, ln: self.warning(v, ln, what)),
+            end=self.call(f, "end", what),
+        )
+        f.done()
+        return timed
+
+    def warning(self, value: Any, line: int, what: str) -> Warning:
+        f = self.fields(value, f"a warning of {what}", line)
+        at = f.number("at", low=1)
+        return Warning(at, self._text_of(f, f"a warning of {what}", skip=("at",)))
+
+    def countdown(self, value: Any, line: int) -> Countdown:
+        f = self.fields(value, "'ballot' of the vote", line)
+        cd = Countdown(
+            announce=self.call(f, "announce", "the ballot"),
+            counts=f.listed("counts", lambda v, ln: self.text(v, "a count of the ballot", ln)),
+            go=self.call(f, "go", "the ballot"),
+            interval=f.number("interval", 1.0),
+        )
+        f.done()
+        return cd
+
+    def vote(self, value: Any, line: int) -> Vote:
+        f = self.fields(value, "'vote' of the day", line)
+        style = f.get("style", str, need=True)
+        if style not in ("countdown", "accusation_ballot"):
+            raise f.error("style", f"vote style '{style}' is not countdown or accusation_ballot")
+        vote = Vote(
+            style=cast(Literal["countdown", "accusation_ballot"], style),
+            tie_rule=self.text(f.required("tie_rule"), "'tie_rule'", f.line_of("tie_rule")),
+            ballot=self.countdown(f.required("ballot"), f.line_of("ballot")),
+            result=self.text(f.required("result"), "'result' of the vote", f.line_of("result")),
+            accusation=self.call(f, "accusation", "the vote"),
+            accusation_wait=self.text(
+                f.raw("accusation_wait"), "'accusation_wait'", f.line_of("accusation_wait")
+            )
+            if f.has("accusation_wait")
+            else None,
+            defence=self.timed(f.raw("defence"), "'defence'", f.line_of("defence"))
+            if f.has("defence")
+            else None,
+        )
+        if style == "accusation_ballot" and (not vote.accusation or vote.defence is None):
+            raise f.error(None, "an accusation_ballot vote needs 'accusation' and 'defence'")
+        f.done()
+        return vote
+
+    def day(self, value: Any, line: int) -> Day:
+        f = self.fields(value, "'day'", line)
+        day = Day(
+            opening=self.steps(f, "opening", "the day"),
+            discussion=self.timed(f.raw("discussion"), "'discussion'", f.line_of("discussion"))
+            if f.has("discussion")
+            else None,
+            vote=self.vote(f.raw("vote"), f.line_of("vote")) if f.has("vote") else None,
+            closing=self.steps(f, "closing", "the day"),
+        )
+        f.done()
+        return day
+
+    def night(self, value: Any, line: int) -> Night:
+        f = self.fields(value, "'night'", line)
+        night = Night(
+            opening=self.steps(f, "opening", "the night"),
+            closing=self.steps(f, "closing", "the night"),
+            gap=f.number("gap", 1.0),
+        )
+        f.done()
+        return night
+
+    def rounds(self, value: Any, line: int) -> Rounds:
+        f = self.fields(value, "'rounds'", line)
+        seconds = f.raw("turn_seconds")
+        if seconds is not None:
+            seconds = f.number("turn_seconds", low=1)
+        rounds = Rounds(
+            count=f.whole("count", low=1),
+            turns=f.whole("turns", low=1),
+            turn_seconds=seconds,
+            round_start=self.call(f, "round_start", "the rounds"),
+            turn_call=self.call(f, "turn_call", "the rounds"),
+            round_end=self.call(f, "round_end", "the rounds"),
+            reminders=self.call(f, "reminders", "the rounds"),
+            end=self.call(f, "end", "the rounds"),
+        )
+        if not rounds.turn_call:
+            raise f.error("turn_call", "'rounds' needs a 'turn_call' line")
+        f.done()
+        return rounds
+
+    # -- the whole file ------------------------------------------------------------
+
+    def ruleset(self, data: Any) -> Ruleset:
+        f = self.fields(data, "the ruleset", 1)
+        ruleset_id = f.get("id", str, need=True)
+        if not _ID.match(ruleset_id):
+            raise f.error("id", f"ruleset id '{ruleset_id}' must be lower case letters, digits, _")
+        languages = f.raw("languages")
+        if (
+            not isinstance(languages, list)
+            or not languages
+            or not all(isinstance(x, str) and _LANG.match(x) for x in languages)
+        ):
+            raise f.error("languages", "'languages' must be a list of codes like [en, it]")
+        self.languages = tuple(languages)
+        raw_roles = f.raw("roles")
+        if isinstance(raw_roles, list):
+            self.role_ids = tuple(
+                str(r["id"]) for r in raw_roles if isinstance(r, dict) and "id" in r
+            )
+        nights = f.raw("nights", "many")
+        if nights != "many" and not (
+            isinstance(nights, int) and not isinstance(nights, bool) and nights >= 1
+        ):
+            raise f.error("nights", f"'nights' must be a number or 'many', not {nights!r}")
+        tf = self.fields(f.required("teams"), "'teams'", f.line_of("teams"))
+        teams = tuple(
+            (str(k), self.text(v, f"team '{k}'", tf.line_of(str(k)))) for k, v in tf.data.items()
+        )
+        default_time = f.number("action_time", 10.0)
+        roles = f.listed("roles", lambda v, ln: self.role(v, ln, default_time))
+        if not roles:
+            raise f.error("roles", "a ruleset needs at least one role under 'roles'")
+        ruleset = Ruleset(
+            id=ruleset_id,
+            name=self.text(f.required("name"), "the ruleset name", f.line_of("name")),
+            languages=tuple(languages),
+            nights=None if nights == "many" else nights,
+            teams=teams,
+            roles=roles,
+            setup=self.setup(f.required("setup"), f.line_of("setup")),
+            night=self.night(f.raw("night", {}), f.line_of("night")),
+            day=self.day(f.required("day"), f.line_of("day")),
+            rounds=self.rounds(f.raw("rounds"), f.line_of("rounds")) if f.has("rounds") else None,
+            description=self.text(f.raw("description"), "'description'", f.line_of("description"))
+            if f.has("description")
+            else None,
+            path=self.path,
+        )
+        f.done()
+        self.cross_check(ruleset)
+        return ruleset
+
+    def cross_check(self, ruleset: Ruleset) -> None:
+        """What no single mapping can tell: unique ids, group leads, buildable decks."""
+        seen: dict[str, int] = {}
+        by_id = {r.id: r for r in ruleset.roles}
+        teams = dict(ruleset.teams)
+        for role in ruleset.roles:
+            if role.id in seen:
+                raise RulesetError(
+                    f"role id '{role.id}' is used twice (also on line "
+                    f"{seen[role.id]}); ids must be unique",
+                    self.path,
+                    role.line,
+                )
+            seen[role.id] = role.line
+            if role.team not in teams:
+                raise RulesetError(
+                    f"role '{role.id}' is on team '{role.team}', which is not "
+                    f"under 'teams'{did_you_mean(role.team, teams)}",
+                    self.path,
+                    role.line,
+                )
+            if role.wakes_with is not None:
+                lead = by_id[role.wakes_with]
+                if not lead.turns or lead.wakes_with is not None:
+                    raise RulesetError(
+                        f"role '{role.id}' wakes with '{lead.id}', which has no turn of its own",
+                        self.path,
+                        role.line,
+                    )
+        for deck in ruleset.setup.decks:
+            for players in range(deck.min_players, deck.max_players + 1):
+                try:
+                    build_deck(ruleset, deck, players)
+                except ValueError as exc:
+                    raise RulesetError(str(exc), self.path, deck.line) from None
+
+
+def build_deck(ruleset: Ruleset, deck: Deck, players: int) -> dict[str, int]:
+    """The deck of `deck` for `players` players, before the discard."""
+    target = players + ruleset.setup.extra_min + deck.discard
+    counts = dict(deck.base)
+    adds = iter(deck.add_in_order)
+    while sum(counts.values()) < target:
+        role_id = next(adds, None)
+        if role_id is None:
+            raise ValueError(
+                f"the deck for {players} players needs {target} cards but "
+                f"'add_in_order' runs out at {sum(counts.values())}; add roles to it"
+            )
+        counts[role_id] = counts.get(role_id, 0) + 1
+    if sum(counts.values()) != target:
+        raise ValueError(
+            f"the deck for {players} players has {sum(counts.values())} cards; it needs {target}"
+        )
+    for role_id, count in counts.items():
+        if count > ruleset.role(role_id).max_count:
+            raise ValueError(
+                f"the deck for {players} players holds {count} x '{role_id}', more "
+                f"than its max of {ruleset.role(role_id).max_count}"
+            )
+    return counts
+
+
+def _line(value: Any, fallback: int) -> int:
+    return value.line if isinstance(value, Located) else fallback
+
+
+__all__ = ["build_deck", "load_ruleset", "parse_ruleset"]

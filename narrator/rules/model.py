@@ -1,0 +1,270 @@
+"""The ruleset model: frozen dataclasses that can express all five game systems.
+
+Nothing here reads files; `loader.py` turns YAML into these values and nothing after
+the loader sees a raw dict. The shapes come from what the games need:
+
+- a `Turn` is one call of the night (wake, what to do, action time, close eyes); a
+  role has one main turn and may have extra turns elsewhere in the order (One
+  Night's Doppelganger at 1b and 9b);
+- a `Condition` decides whether a turn or a line is used, from the chosen roles and
+  the night or round number only -- never from who is dead or what is in the
+  centre, so a night can never give that away;
+- the day is a discussion timer and a vote (`countdown`: One Night's "three, two,
+  one, point"; `accusation_ballot`: accusation, defence, secret ballot);
+- Secret Moon's rounds of numbered turns are `Rounds`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A sentence in several languages: `(("en", "..."), ("it", "..."))`."""
+
+    values: tuple[tuple[str, str], ...]
+
+    def get(self, lang: str) -> str:
+        for code, text in self.values:
+            if code == lang:
+                return text
+        raise KeyError(lang)
+
+    def languages(self) -> frozenset[str]:
+        return frozenset(code for code, _ in self.values)
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """When a turn or a line applies. Every field that is set must hold."""
+
+    chosen: tuple[str, ...] = ()  # all of these roles are chosen
+    not_chosen: tuple[str, ...] = ()  # none of these is chosen
+    any_chosen: tuple[str, ...] = ()  # at least one of these is chosen
+    nights: tuple[int, ...] = ()  # only on these nights
+    from_night: int | None = None
+    until_night: int | None = None
+    rounds: tuple[int, ...] = ()  # only in these rounds (round-based play)
+    never: bool = False
+
+    def holds(self, chosen: frozenset[str], night: int, round_: int | None = None) -> bool:
+        if self.never:
+            return False
+        if any(r not in chosen for r in self.chosen):
+            return False
+        if any(r in chosen for r in self.not_chosen):
+            return False
+        if self.any_chosen and not any(r in chosen for r in self.any_chosen):
+            return False
+        if self.nights and night not in self.nights:
+            return False
+        if self.from_night is not None and night < self.from_night:
+            return False
+        if self.until_night is not None and night > self.until_night:
+            return False
+        return not (self.rounds and round_ not in self.rounds)
+
+    def role_ids(self) -> tuple[str, ...]:
+        return self.chosen + self.not_chosen + self.any_chosen
+
+
+ALWAYS = Condition()
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One sentence of a call, used only when its condition holds."""
+
+    text: Text
+    when: Condition = ALWAYS
+
+
+# A call is the lines spoken together as one utterance (joined with a space).
+Call = tuple[Line, ...]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Order:
+    """A place in the night: One Night's 9 then 9b. Sorts by number, then letter."""
+
+    number: int
+    sub: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.number}{self.sub}"
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One call of the night: wake, what to do, the action time, close eyes."""
+
+    order: Order
+    when: Condition
+    wake: Call
+    act: Call
+    close: Call
+    action_time: float
+    main: bool = True  # the role's own turn (per-role action-time overrides apply)
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    id: str
+    name: Text
+    team: str
+    max_count: int
+    turns: tuple[Turn, ...] = ()
+    wakes_with: str | None = None  # woken in that role's turn (werewolves together)
+    note: Text | None = None
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StepSpec:
+    """A step of everyone (opening and closing of a night, the day's frame)."""
+
+    kind: Literal["say", "pause", "cue", "wait"]
+    when: Condition = ALWAYS
+    text: Text | None = None  # say, wait
+    seconds: float = 0.0  # pause
+    sound: str = ""  # cue
+
+
+@dataclass(frozen=True, slots=True)
+class Warning:
+    at: float
+    text: Text
+
+
+@dataclass(frozen=True, slots=True)
+class Timed:
+    """A timed stage of the day (discussion, defence) with spoken warnings."""
+
+    seconds: float
+    label: Text
+    start: Call = ()
+    warnings: tuple[Warning, ...] = ()
+    end: Call = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Countdown:
+    """A spoken count ("three, two, one") then the signal ("point!")."""
+
+    announce: Call
+    counts: tuple[Text, ...]
+    go: Call
+    interval: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Vote:
+    style: Literal["countdown", "accusation_ballot"]
+    tie_rule: Text
+    ballot: Countdown
+    result: Text  # what the table does after the signal (shown while waiting)
+    accusation: Call = ()
+    accusation_wait: Text | None = None
+    defence: Timed | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Day:
+    opening: tuple[StepSpec, ...]
+    discussion: Timed | None
+    vote: Vote | None
+    closing: tuple[StepSpec, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Night:
+    opening: tuple[StepSpec, ...]
+    closing: tuple[StepSpec, ...]
+    gap: float = 1.0  # silence between one turn's "close your eyes" and the next call
+
+
+@dataclass(frozen=True, slots=True)
+class Rounds:
+    """Secret Moon: rounds of numbered turns after the opening call."""
+
+    count: int
+    turns: int
+    turn_seconds: float | None  # None: each turn waits for the user
+    round_start: Call  # may use {round}
+    turn_call: Call  # may use {turn} and {round}
+    round_end: Call = ()
+    reminders: Call = ()  # lines with `rounds:` conditions
+    end: Call = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Need:
+    """`role` needs one of `any_of` chosen too; an error or just a warning."""
+
+    role: str
+    any_of: tuple[str, ...]
+    level: Literal["error", "warning"]
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """A recommended deck for a range of player counts.
+
+    The deck is `base`, then ids from `add_in_order` one at a time until it holds
+    players + extra cards + `discard`; `discard` cards are then removed unseen.
+    """
+
+    min_players: int
+    max_players: int
+    base: tuple[tuple[str, int], ...]
+    add_in_order: tuple[str, ...] = ()
+    discard: int = 0
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    min_players: int
+    max_players: int
+    extra_min: int = 0  # cards = players + extra, extra in [extra_min, extra_max]
+    extra_max: int = 0
+    warn_over_factor: float | None = None  # warn when cards > players * factor
+    pairs: tuple[str, ...] = ()
+    needs: tuple[Need, ...] = ()
+    required: tuple[str, ...] = ()
+    decks: tuple[Deck, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    id: str
+    name: Text
+    languages: tuple[str, ...]
+    nights: int | None  # None: as many nights as the game lasts
+    teams: tuple[tuple[str, Text], ...]
+    roles: tuple[Role, ...]
+    setup: Setup
+    night: Night
+    day: Day
+    rounds: Rounds | None = None
+    description: Text | None = None
+    path: Path | None = field(default=None, compare=False)
+
+    def role(self, role_id: str) -> Role:
+        for role in self.roles:
+            if role.id == role_id:
+                return role
+        raise KeyError(role_id)
+
+    @property
+    def role_ids(self) -> tuple[str, ...]:
+        return tuple(r.id for r in self.roles)
+
+    def team_name(self, team: str, lang: str) -> str:
+        for team_id, name in self.teams:
+            if team_id == team:
+                return name.get(lang)
+        return team

@@ -1,0 +1,32 @@
+"""Build the script of a night or a day from a ruleset and a plan (pure: no I/O)."""
+
+from __future__ import annotations
+
+from narrator.script.builder import Plan, build_script
+from narrator.script.model import (
+    Cue,
+    Pause,
+    Say,
+    Script,
+    Step,
+    Timer,
+    TimerWarning,
+    Wait,
+    script_to_dict,
+    step_to_dict,
+)
+
+__all__ = [
+    "Cue",
+    "Pause",
+    "Plan",
+    "Say",
+    "Script",
+    "Step",
+    "Timer",
+    "TimerWarning",
+    "Wait",
+    "build_script",
+    "script_to_dict",
+    "step_to_dict",
+]

@@ -1,0 +1,252 @@
+"""build_script(): from a ruleset and a plan to the ordered steps of a night or a day.
+
+A pure function. The plan holds only what the table chose -- players, roles, night
+number, language, pace -- and nothing about the game's state: there is no way to
+tell the builder who is dead or which cards lie in the centre, so a night can never
+give that away. Every possible role is called whether or not its card is in play.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from narrator.rules import (
+    Ruleset,
+    SelectionError,
+    check_selection,
+)
+from narrator.rules.errors import did_you_mean
+from narrator.rules.model import Call, Countdown, Role, StepSpec, Text, Timed, Turn
+from narrator.script.model import (
+    Cue,
+    Pause,
+    Phase,
+    Say,
+    Script,
+    Step,
+    Timer,
+    TimerWarning,
+    Wait,
+)
+
+_PLACEHOLDER = re.compile(r"\{(night|players|round|turn)\}")
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What the table chose. Times are seconds; `pace` scales every night silence."""
+
+    players: int
+    roles: tuple[tuple[str, int], ...]
+    night: int = 1
+    lang: str = "en"
+    phase: Phase = "night"
+    action_times: tuple[tuple[str, float], ...] = field(default=())
+    pace: float = 1.0
+    discussion_seconds: float | None = None
+    turn_seconds: float | None = None  # rounds: None = the ruleset's; 0 = wait for the user
+
+
+def build_script(ruleset: Ruleset, plan: Plan) -> Script:
+    """The script of `plan.phase` of night (or day) `plan.night`; SelectionError if invalid."""
+    _check_plan(ruleset, plan)
+    report = check_selection(ruleset, plan.players, plan.roles)
+    if report.errors:
+        raise SelectionError(report.errors[0])
+    ctx = _Context(ruleset, plan)
+    steps = ctx.night() if plan.phase == "night" else ctx.day()
+    order = {r: i for i, r in enumerate(ruleset.role_ids)}
+    return Script(
+        ruleset=ruleset.id,
+        phase=plan.phase,
+        night=plan.night,
+        lang=plan.lang,
+        players=plan.players,
+        roles=tuple(sorted(plan.roles, key=lambda rc: order.get(rc[0], len(order)))),
+        steps=tuple(steps),
+        warnings=report.warnings,
+        rounds=ruleset.rounds is not None,
+    )
+
+
+def _check_plan(ruleset: Ruleset, plan: Plan) -> None:
+    if plan.lang not in ruleset.languages:
+        raise SelectionError(
+            f"'{ruleset.id}' has no '{plan.lang}' lines{did_you_mean(plan.lang, ruleset.languages)}"
+            f"; choose --lang from {', '.join(ruleset.languages)}"
+        )
+    if plan.night < 1 or (ruleset.nights is not None and plan.night > ruleset.nights):
+        if ruleset.nights == 1:
+            raise SelectionError(f"'{ruleset.id}' has one night only; leave out --night")
+        most = "1 or more" if ruleset.nights is None else f"1 to {ruleset.nights}"
+        raise SelectionError(f"'{ruleset.id}' has no night {plan.night}; choose --night {most}")
+    if plan.phase not in ("night", "day"):
+        raise SelectionError(f"phase must be night or day, not '{plan.phase}'")
+    if not 0.1 <= plan.pace <= 10:
+        raise SelectionError(
+            f"pace {plan.pace:g} is out of range; choose 0.1 to 10 (1 = as written)"
+        )
+    for role_id, seconds in plan.action_times:
+        if role_id not in ruleset.role_ids:
+            raise SelectionError(
+                f"action time for unknown role '{role_id}'{did_you_mean(role_id, ruleset.role_ids)}"
+            )
+        if not 0 <= seconds <= 600:
+            raise SelectionError(f"action time {seconds:g}s for '{role_id}': choose 0 to 600")
+
+
+class _Context:
+    def __init__(self, ruleset: Ruleset, plan: Plan):
+        self.ruleset = ruleset
+        self.plan = plan
+        self.lang = plan.lang
+        self.chosen = frozenset(r for r, n in plan.roles if n > 0)
+        self.overrides = dict(plan.action_times)
+        self.round: int | None = None
+        self.turn: int | None = None
+
+    # -- text --------------------------------------------------------------------
+
+    def fill(self, text: str) -> str:
+        values = {
+            "night": str(self.plan.night),
+            "players": str(self.plan.players),
+            "round": str(self.round or ""),
+            "turn": str(self.turn or ""),
+        }
+        return _PLACEHOLDER.sub(lambda m: values[m.group(1)], text)
+
+    def words(self, text: Text) -> str:
+        return self.fill(text.get(self.lang))
+
+    def spoken(self, call: Call) -> str:
+        """The lines of a call whose condition holds, as one utterance."""
+        parts = [
+            self.words(line.text)
+            for line in call
+            if line.when.holds(self.chosen, self.plan.night, self.round)
+        ]
+        return " ".join(parts)
+
+    def say(self, call: Call, role: str | None) -> list[Step]:
+        text = self.spoken(call)
+        return [Say(text, role, self.round, self.turn)] if text else []
+
+    def spec(self, specs: tuple[StepSpec, ...]) -> list[Step]:
+        out: list[Step] = []
+        for spec in specs:
+            if not spec.when.holds(self.chosen, self.plan.night, self.round):
+                continue
+            if spec.kind == "say" and spec.text is not None:
+                out.append(Say(self.words(spec.text), None, self.round, self.turn))
+            elif spec.kind == "wait" and spec.text is not None:
+                out.append(Wait(self.words(spec.text), None, self.round, self.turn))
+            elif spec.kind == "pause":
+                out.append(Pause(self.paced(spec.seconds), None, self.round, self.turn))
+            elif spec.kind == "cue":
+                out.append(Cue(spec.sound, None, self.round, self.turn))
+        return out
+
+    def paced(self, seconds: float) -> float:
+        return round(seconds * self.plan.pace, 3)
+
+    # -- night -------------------------------------------------------------------
+
+    def turns(self) -> list[tuple[Role, Turn]]:
+        """The turns called tonight, in order; group leads are called for any member."""
+        leads = {r.wakes_with for r in self.ruleset.roles if r.wakes_with and r.id in self.chosen}
+        found = []
+        for index, role in enumerate(self.ruleset.roles):
+            if role.id not in self.chosen and role.id not in leads:
+                continue
+            for turn in role.turns:
+                if turn.when.holds(self.chosen, self.plan.night):
+                    found.append((turn.order, index, role, turn))
+        found.sort(key=lambda t: (t[0], t[1]))
+        return [(role, turn) for _, _, role, turn in found]
+
+    def night(self) -> list[Step]:
+        steps = self.spec(self.ruleset.night.opening)
+        gap = self.paced(self.ruleset.night.gap)
+        eyes_closed = False  # no gap inside a role's sub-steps (1 then 1b): its eyes are open
+        for role, turn in self.turns():
+            if eyes_closed and gap > 0:
+                steps.append(Pause(gap, None))
+            steps += self.say(turn.wake, role.id)
+            steps += self.say(turn.act, role.id)
+            seconds = turn.action_time
+            if turn.main and role.id in self.overrides:
+                seconds = self.overrides[role.id]
+            if seconds > 0:
+                steps.append(Pause(self.paced(seconds), role.id))
+            closing = self.say(turn.close, role.id)
+            steps += closing
+            eyes_closed = bool(closing)
+        steps += self.spec(self.ruleset.night.closing)
+        return steps
+
+    # -- day ---------------------------------------------------------------------
+
+    def timer(self, timed: Timed, seconds: float | None = None) -> list[Step]:
+        steps = self.say(timed.start, None)
+        length = seconds if seconds is not None else timed.seconds
+        warnings = tuple(
+            TimerWarning(w.at, self.words(w.text)) for w in timed.warnings if w.at < length
+        )
+        end = self.spoken(timed.end) or None
+        steps.append(Timer(length, self.words(timed.label), warnings, end, None, self.round))
+        return steps
+
+    def countdown(self, countdown: Countdown) -> list[Step]:
+        steps = self.say(countdown.announce, None)
+        for count in countdown.counts:
+            steps.append(Say(self.words(count), None, self.round, self.turn))
+            steps.append(Pause(countdown.interval, None, self.round, self.turn))
+        steps += self.say(countdown.go, None)
+        return steps
+
+    def day(self) -> list[Step]:
+        day = self.ruleset.day
+        steps = self.spec(day.opening)
+        if self.ruleset.rounds is not None:
+            steps += self.rounds()
+        if day.discussion is not None:
+            steps += self.timer(day.discussion, self.plan.discussion_seconds)
+        vote = day.vote
+        if vote is not None:
+            if vote.style == "accusation_ballot" and vote.defence is not None:
+                steps += self.say(vote.accusation, None)
+                wait = vote.accusation_wait or vote.tie_rule
+                steps.append(Wait(self.words(wait), None))
+                steps += self.timer(vote.defence)
+            steps += self.countdown(vote.ballot)
+            steps.append(Wait(f"{self.words(vote.result)} {self.words(vote.tie_rule)}", None))
+        steps += self.spec(day.closing)
+        return steps
+
+    def rounds(self) -> list[Step]:
+        rounds = self.ruleset.rounds
+        assert rounds is not None
+        seconds = self.plan.turn_seconds
+        if seconds is None:
+            seconds = rounds.turn_seconds
+        steps: list[Step] = []
+        for number in range(1, rounds.count + 1):
+            self.round, self.turn = number, None
+            steps += self.say(rounds.round_start, None)
+            steps += self.say(rounds.reminders, None)
+            for turn in range(1, rounds.turns + 1):
+                self.turn = turn
+                call = self.spoken(rounds.turn_call)
+                steps.append(Say(call, None, number, turn))
+                if seconds:
+                    steps.append(Timer(seconds, call, (), None, None, number, turn))
+                else:
+                    steps.append(Wait(call, None, number, turn))
+            self.turn = None
+            steps += self.say(rounds.round_end, None)
+        self.round = rounds.count
+        steps += self.say(rounds.end, None)
+        self.round = None
+        return steps

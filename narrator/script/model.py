@@ -1,0 +1,150 @@
+"""The script of a night or a day: an ordered tuple of immutable steps.
+
+A `Script` is the one thing every front end renders: the text preview, the JSON of
+`narrator script`, the audio timeline and the TUI all read the same value. Steps
+are data -- a pause is a number of seconds, never a `time.sleep` -- so a script can
+be compared, serialised and mixed sample-accurately.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Phase = Literal["night", "day"]
+
+
+@dataclass(frozen=True, slots=True)
+class Say:
+    """Speak `text` aloud."""
+
+    text: str
+    role: str | None = None
+    round: int | None = None
+    turn: int | None = None
+    kind: Literal["say"] = field(default="say", init=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Pause:
+    """Leave `seconds` of silence (the tapping bed keeps going)."""
+
+    seconds: float
+    role: str | None = None
+    round: int | None = None
+    turn: int | None = None
+    kind: Literal["pause"] = field(default="pause", init=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Cue:
+    """Play a named sound (for instance `chime` or `bell`)."""
+
+    sound: str
+    role: str | None = None
+    round: int | None = None
+    turn: int | None = None
+    kind: Literal["cue"] = field(default="cue", init=False)
+
+
+@dataclass(frozen=True, slots=True)
+class TimerWarning:
+    """A line spoken `at` seconds before a timer runs out."""
+
+    at: float
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Timer:
+    """A countdown of `seconds` shown on screen, with spoken `warnings`.
+
+    `label` names what is being timed ("Discussion"); `end` is spoken when it runs
+    out. A front end may lengthen or shorten a running timer: the script only holds
+    its starting length.
+    """
+
+    seconds: float
+    label: str
+    warnings: tuple[TimerWarning, ...] = ()
+    end: str | None = None
+    role: str | None = None
+    round: int | None = None
+    turn: int | None = None
+    kind: Literal["timer"] = field(default="timer", init=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """Stop until the user goes on; `text` tells them what the table is doing."""
+
+    text: str
+    role: str | None = None
+    round: int | None = None
+    turn: int | None = None
+    kind: Literal["wait"] = field(default="wait", init=False)
+
+
+Step = Say | Pause | Cue | Timer | Wait
+
+
+@dataclass(frozen=True, slots=True)
+class Script:
+    """The steps of one phase of one game, plus what they were built from."""
+
+    ruleset: str
+    phase: Phase
+    night: int
+    lang: str
+    players: int
+    roles: tuple[tuple[str, int], ...]
+    steps: tuple[Step, ...]
+    warnings: tuple[str, ...] = ()
+    rounds: bool = False
+
+    @property
+    def role_counts(self) -> dict[str, int]:
+        return dict(self.roles)
+
+    def seconds(self) -> float:
+        """Total silence and timers in the script (speech time is unknown here)."""
+        total = 0.0
+        for step in self.steps:
+            if isinstance(step, Pause | Timer):
+                total += step.seconds
+        return total
+
+
+def step_to_dict(step: Step, *, rounds: bool = False) -> dict[str, Any]:
+    """The JSON shape of a step, as `narrator script --format json` prints it."""
+    out: dict[str, Any] = {"kind": step.kind, "role": step.role}
+    if isinstance(step, Say | Wait):
+        out["text"] = step.text
+    elif isinstance(step, Pause):
+        out["seconds"] = step.seconds
+    elif isinstance(step, Cue):
+        out["sound"] = step.sound
+    elif isinstance(step, Timer):
+        out["seconds"] = step.seconds
+        out["label"] = step.label
+        out["warnings"] = [{"at": w.at, "text": w.text} for w in step.warnings]
+        out["end"] = step.end
+    if rounds:
+        out["round"] = step.round
+        if step.turn is not None:
+            out["turn"] = step.turn
+    return out
+
+
+def script_to_dict(script: Script) -> dict[str, Any]:
+    """The JSON document of `narrator script`."""
+    return {
+        "ruleset": script.ruleset,
+        "phase": script.phase,
+        "night": script.night,
+        "lang": script.lang,
+        "players": script.players,
+        "roles": dict(script.roles),
+        "warnings": list(script.warnings),
+        "steps": [step_to_dict(s, rounds=script.rounds) for s in script.steps],
+    }
