@@ -38,7 +38,7 @@ def total_seconds(script: Script, wpm: int = WORDS_PER_MINUTE) -> float:
 
 
 def clock(seconds: float) -> str:
-    whole = int(round(seconds))
+    whole = round(seconds)
     return f"{whole // 60}:{whole % 60:02d}"
 
 
