@@ -1,0 +1,31 @@
+"""Audio: speak a script, keep the tapping bed going, play and export a night.
+
+Everything the CLI and the TUI need is re-exported here. The layers below are a
+`Synthesizer` (text -> samples, cached on disk), the tapping bed, a pure numpy
+mixer (script -> one buffer and its events) and a PortAudio player; see each
+module. The core (`narrator.rules`, `narrator.script`) never imports this package.
+"""
+
+from __future__ import annotations
+
+from narrator.audio.devices import Device, check_output, list_devices
+from narrator.audio.engine import AudioEngine
+from narrator.audio.mixer import Event, Timeline
+from narrator.audio.player import Playback
+from narrator.audio.settings import AudioSettings, AudioUnavailable
+from narrator.audio.synth import Synthesizer, Voice, list_voices
+
+__all__ = [
+    "AudioEngine",
+    "AudioSettings",
+    "AudioUnavailable",
+    "Device",
+    "Event",
+    "Playback",
+    "Synthesizer",
+    "Timeline",
+    "Voice",
+    "check_output",
+    "list_devices",
+    "list_voices",
+]

@@ -1,0 +1,129 @@
+"""The speech worker: a separate process that owns pyttsx3 and libespeak-ng.
+
+It runs by file path (`python .../_worker.py`), not as part of the package, so it
+imports nothing but the standard library, pyttsx3 and espeakng_loader: it starts in
+about 0.1 s. It lives in its own process because pyttsx3 prints "Audio saved to
+..." on stdout and a process that has used it hangs when it forks; the app and the
+TUI never load the speech engine themselves.
+
+Protocol: one JSON object per line on stdin; one JSON object per line on the file
+descriptor that was stdout at start (stdout itself is pointed at stderr, so every
+stray print goes to a log and never into the protocol). The first line the worker
+writes is `{"ready": true, ...}` or `{"ready": false, "error": ...}`.
+
+- `{"op": "say", "id": n, "text", "voice", "rate", "path"}` writes a WAV to `path`
+  and answers `{"id": n, "ok": true, "sample_rate": sr}` (the true rate: MBROLA
+  voices render at 16 kHz while pyttsx3 labels every file 22050 Hz).
+- `{"op": "voices", "id": n}` answers `{"id": n, "voices": [...]}`.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import json
+import os
+import sys
+from typing import Any, TextIO
+
+
+def load_espeak() -> str:
+    """Make libespeak-ng loadable by pyttsx3: the system's first, else the wheel's."""
+    if ctypes.util.find_library("espeak-ng"):
+        return "system"
+    import espeakng_loader
+
+    # pyttsx3 opens "libespeak-ng.so.1" by name; a library with that soname
+    # already loaded globally is what the dynamic loader hands back.
+    os.environ["ESPEAK_DATA_PATH"] = espeakng_loader.get_data_path()
+    ctypes.CDLL(espeakng_loader.get_library_path(), mode=ctypes.RTLD_GLOBAL)
+    return "wheel"
+
+
+def _voice_rate(voice: str) -> int:
+    # MBROLA voices ("mb-en1", "mb/mb-en1") synthesise at 16 kHz.
+    name = voice.rsplit("/", 1)[-1]
+    return 16000 if name.startswith("mb-") else 22050
+
+
+class Worker:
+    def __init__(self, out: TextIO) -> None:
+        import pyttsx3
+
+        self.out = out
+        self.engine = pyttsx3.init("espeak")
+        self.voice: str | None = None
+        self.known: set[str] | None = None
+
+    def check_voice(self, voice: str) -> None:
+        # espeak-ng falls back to its default voice on an unknown name without
+        # an error; a typo in --voice must not pass silently.
+        if self.known is None:
+            self.known = set()
+            for v in self.voices()["voices"]:
+                self.known.update({v["id"].lower(), v["id"].rsplit("/", 1)[-1].lower()})
+                self.known.update(lang.lower() for lang in v["languages"])
+                self.known.add(str(v["name"]).lower())
+        if voice.split("+", 1)[0].lower() not in self.known:
+            raise ValueError(f"unknown voice {voice!r}")
+
+    def say(self, req: dict[str, Any]) -> dict[str, Any]:
+        voice = str(req["voice"])
+        if voice != self.voice:
+            self.check_voice(voice)
+            self.engine.setProperty("voice", voice)
+            self.voice = voice
+        # The espeak driver resets the rate on a voice change: set it every time.
+        self.engine.setProperty("rate", int(req["rate"]))
+        self.engine.save_to_file(str(req["text"]), str(req["path"]))
+        self.engine.runAndWait()
+        return {"ok": True, "sample_rate": _voice_rate(voice)}
+
+    def voices(self) -> dict[str, Any]:
+        found = []
+        for v in self.engine.getProperty("voices"):
+            langs = [
+                lang.decode("utf-8", "replace") if isinstance(lang, bytes) else str(lang)
+                for lang in (v.languages or [])
+            ]
+            found.append({"id": v.id, "name": v.name, "languages": langs, "gender": v.gender})
+        return {"voices": found}
+
+    def handle(self, req: dict[str, Any]) -> dict[str, Any]:
+        try:
+            if req.get("op") == "say":
+                return self.say(req)
+            if req.get("op") == "voices":
+                return self.voices()
+            return {"ok": False, "error": f"unknown op {req.get('op')!r}"}
+        except Exception as exc:  # one bad line must not end the worker
+            self.voice = None
+            return {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+
+
+def main() -> int:
+    proto = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)  # C-level and Python-level prints now land on stderr
+    sys.stdout = sys.stderr
+    try:
+        source = load_espeak()
+        worker = Worker(proto)
+    except Exception as exc:
+        proto.write(json.dumps({"ready": False, "error": f"{type(exc).__name__}: {exc}"}) + "\n")
+        proto.flush()
+        return 1
+    proto.write(json.dumps({"ready": True, "espeak": source}) + "\n")
+    proto.flush()
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        req = json.loads(line)
+        answer = worker.handle(req)
+        answer["id"] = req.get("id")
+        proto.write(json.dumps(answer) + "\n")
+        proto.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

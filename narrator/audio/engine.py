@@ -1,0 +1,197 @@
+"""`AudioEngine`: the one object the CLI and the TUI use to hear a script.
+
+It owns the cached synthesizer, the sound assets and the tapping bed, and wires
+them to the mixer and the player. Rendering is the same code for `render`,
+`export` and `play`; `play` only starts the stream as soon as the first call is
+ready and lets a background thread render the rest ahead of the playhead.
+
+Settings can be changed between nights with the `settings` setter; a night that
+is already playing keeps the settings it started with.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import platformdirs
+
+from narrator.audio.bed import TapBed, load_knocks, load_sound
+from narrator.audio.devices import check_output, resolve_device
+from narrator.audio.export import write_audio
+from narrator.audio.mixer import (
+    SAMPLE_RATE,
+    MixBuilder,
+    Timeline,
+    estimate_seconds,
+    lines_of,
+    to_rate,
+)
+from narrator.audio.player import Playback, open_output
+from narrator.audio.settings import AudioSettings
+from narrator.audio.synth import (
+    CachedSynthesizer,
+    EspeakSynthesizer,
+    Line,
+    Samples,
+    Synthesizer,
+)
+from narrator.script.model import Cue, Say, Script, Step, Timer
+
+
+class AudioEngine:
+    """Speech, bed, mixer and player behind one small surface."""
+
+    def __init__(
+        self,
+        settings: AudioSettings,
+        cache_dir: Path | None = None,
+        *,
+        synthesizer: Synthesizer | None = None,
+    ) -> None:
+        self._settings = settings
+        # platformdirs honours XDG_CACHE_HOME on Linux.
+        self.cache_dir = cache_dir or Path(platformdirs.user_cache_dir("narrator"))
+        self._inner = synthesizer
+        self._synth: CachedSynthesizer | None = None
+        self._lock = threading.Lock()
+        self._sounds: dict[str, Samples] = {}
+        self._knocks: list[tuple[str, Samples]] | None = None
+        self._playing: list[Playback] = []
+
+    # -- settings ---------------------------------------------------------------
+    @property
+    def settings(self) -> AudioSettings:
+        return self._settings
+
+    @settings.setter
+    def settings(self, settings: AudioSettings) -> None:
+        self._settings = settings
+
+    # -- parts, made on first use -------------------------------------------------
+    @property
+    def synth(self) -> CachedSynthesizer:
+        with self._lock:
+            if self._synth is None:
+                inner = self._inner if self._inner is not None else EspeakSynthesizer()
+                self._synth = CachedSynthesizer(inner, self.cache_dir / "speech")
+            return self._synth
+
+    def prewarm(self) -> None:
+        """Start the speech worker now, so a cold first call does not wait for it."""
+        inner = self.synth.inner
+        if isinstance(inner, EspeakSynthesizer):
+            inner.start()
+
+    def _sound(self, name: str) -> Samples:
+        with self._lock:
+            if name not in self._sounds:
+                self._sounds[name] = load_sound(name, SAMPLE_RATE).samples
+            return self._sounds[name]
+
+    def _bed(self, script: Script, settings: AudioSettings) -> TapBed | None:
+        if not settings.bed or script.phase != "night":
+            return None
+        with self._lock:
+            if self._knocks is None:
+                self._knocks = load_knocks(SAMPLE_RATE)
+            knocks = self._knocks
+        return TapBed(knocks, SAMPLE_RATE, tempo=settings.bed_tempo)
+
+    def _builder(self, script: Script, settings: AudioSettings) -> MixBuilder:
+        seconds = estimate_seconds(script, settings.rate_for(script.lang))
+        return MixBuilder(
+            SAMPLE_RATE,
+            bed=self._bed(script, settings),
+            bed_volume=settings.bed_volume,
+            volume=settings.volume,
+            capacity=round(seconds * SAMPLE_RATE),
+        )
+
+    def _clips(self, step: Step, lang: str, settings: AudioSettings) -> list[Samples]:
+        if isinstance(step, Cue):
+            return [self._sound(step.sound)]
+        voice, rate = settings.voice_for(lang), settings.rate_for(lang)
+        return [
+            to_rate(self.synth.synthesize(Line(text, lang, voice, rate)), SAMPLE_RATE)
+            for text in lines_of(step)
+        ]
+
+    # -- the public surface -------------------------------------------------------
+    def check_output(self) -> str | None:
+        """None when playback is possible, else a one-line reason."""
+        return check_output(self._settings.device)
+
+    def render(self, script: Script) -> Timeline:
+        """The whole night as one buffer and its events."""
+        settings = self._settings
+        mix = self._builder(script, settings)
+        for index, step in enumerate(script.steps):
+            mix.add(index, step, self._clips(step, script.lang, settings))
+        mix.finish()
+        return mix.timeline()
+
+    def export(self, script: Script, path: Path) -> None:
+        """Render and write WAV, FLAC, OGG or MP3 (from the suffix)."""
+        write_audio(self.render(script), path)
+
+    def play(self, script: Script) -> Playback:
+        """Start playing at once; the rest of the night renders ahead of the playhead."""
+        settings = self._settings
+        device = resolve_device(settings.device)
+        mix = self._builder(script, settings)
+        steps = script.steps
+        first = next(
+            (i for i, s in enumerate(steps) if isinstance(s, Say | Timer | Cue)), len(steps)
+        )
+        ready = min(first + 1, len(steps))
+        for index in range(ready):
+            mix.add(index, steps[index], self._clips(steps[index], script.lang, settings))
+        if ready == len(steps):
+            mix.finish()
+        playback = Playback(mix, open_output(device, SAMPLE_RATE), SAMPLE_RATE)
+        with self._lock:
+            self._playing = [p for p in self._playing if not p.finished] + [playback]
+        playback.start()
+        if ready < len(steps):
+            worker = threading.Thread(
+                target=self._render_ahead,
+                args=(playback, mix, script, ready, settings),
+                name="narrator-render-ahead",
+                daemon=True,
+            )
+            worker.start()
+        return playback
+
+    def _render_ahead(
+        self,
+        playback: Playback,
+        mix: MixBuilder,
+        script: Script,
+        start: int,
+        settings: AudioSettings,
+    ) -> None:
+        try:
+            for index in range(start, len(script.steps)):
+                if playback.finished:
+                    return
+                step = script.steps[index]
+                mix.add(index, step, self._clips(step, script.lang, settings))
+            mix.finish()
+        except Exception as exc:  # reported through Playback.error, never lost
+            playback.fail(f"{type(exc).__name__}: {exc}")
+
+    def speak(self, text: str, lang: str) -> Playback:
+        """Say one line now, without the bed (day warnings, the vote countdown)."""
+        line = Script("", "day", 0, lang, 0, (), (Say(text),))
+        return self.play(line)
+
+    def close(self) -> None:
+        """Stop whatever plays and end the speech worker."""
+        with self._lock:
+            playing, self._playing = self._playing, []
+            synth, self._synth = self._synth, None
+        for playback in playing:
+            playback.stop()
+        if synth is not None:
+            synth.close()

@@ -1,0 +1,279 @@
+"""The timeline mixer: a `Script` and its speech clips become one buffer of samples.
+
+Pure numpy and no I/O. Steps are placed one after the other on a sample cursor:
+a say or a cue takes the length of its clip (after a short breath when it follows
+another sound), a pause takes exactly `round(seconds * rate)` samples, a timer its
+length with its warnings inside. The tapping bed runs under the whole night from a
+lead-in before the first step to a tail after the last, ducked by the same amount
+under every call.
+
+`MixBuilder` works incrementally so the player can start on the first call while the
+rest is still being synthesised: `add()` places a step, and every sample before
+`committed` is final. Each call touches only its own samples and the bed under them,
+so the cost is linear in the length of the night.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import soxr
+
+from narrator.audio.bed import TapBed
+from narrator.audio.synth import Clip, Samples
+from narrator.script.model import Cue, Pause, Say, Script, Step, Timer, Wait
+
+SAMPLE_RATE = 22050  # espeak-ng's own rate: most speech needs no resampling at all
+LEAD_IN = 2.0  # seconds of tapping before the first call
+TAIL = 3.0  # seconds of tapping after the last
+GAP = 0.45  # breath between two sounds that follow each other without a pause
+BED_LEVEL = 0.5  # knock peaks at bed_volume * BED_LEVEL of full scale
+DUCK = 0.45  # the bed's gain while the voice speaks (about -7 dB)
+DUCK_ATTACK = 0.03  # seconds to duck, inside the start of each call
+DUCK_RELEASE = 0.12  # seconds to come back up, after each call
+FADE_IN = 0.5
+FADE_OUT = 1.5
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Where a step is heard: `start`/`end` in samples; `step` indexes `script.steps`."""
+
+    kind: str
+    step: int
+    role: str | None
+    text: str | None
+    start: int
+    end: int
+
+
+@dataclass
+class Timeline:
+    """A rendered night: mono float32 samples in -1..1 at `sample_rate`, and events."""
+
+    sample_rate: int
+    samples: Samples
+    events: list[Event]
+
+    @property
+    def duration(self) -> float:
+        return len(self.samples) / self.sample_rate
+
+    def to_dict(self) -> dict[str, Any]:
+        """The `--timeline` JSON: times in seconds."""
+        rate = self.sample_rate
+        return {
+            "sample_rate": rate,
+            "duration": self.duration,
+            "events": [
+                {
+                    "kind": e.kind,
+                    "step": e.step,
+                    "role": e.role,
+                    "text": e.text,
+                    "start": e.start / rate,
+                    "end": e.end / rate,
+                }
+                for e in self.events
+            ],
+        }
+
+
+def to_rate(clip: Clip, sample_rate: int) -> Samples:
+    """The clip's samples at `sample_rate` (soxr, band-limited) ."""
+    if clip.sample_rate == sample_rate:
+        return clip.samples
+    out = soxr.resample(clip.samples, clip.sample_rate, sample_rate, quality="HQ")
+    return np.ascontiguousarray(out, dtype=np.float32)
+
+
+def estimate_seconds(script: Script, rate_wpm: int) -> float:
+    """A generous guess at a night's length, to size the buffer once."""
+    total = LEAD_IN + TAIL
+    for step in script.steps:
+        if isinstance(step, Say):
+            total += GAP + 1.0 + len(step.text.split()) * 60.0 / max(rate_wpm, 40) * 1.3
+        elif isinstance(step, Cue):
+            total += GAP + 3.0
+        elif isinstance(step, Pause):
+            total += step.seconds
+        elif isinstance(step, Timer):
+            total += step.seconds + 5.0
+    return total
+
+
+class MixBuilder:
+    """Places steps in order into a growing buffer; thread-safe for one writer and
+    any number of readers (`read`, `events`, `committed`)."""
+
+    def __init__(
+        self,
+        sample_rate: int = SAMPLE_RATE,
+        *,
+        bed: TapBed | None = None,
+        bed_volume: float = 0.35,
+        volume: float = 1.0,
+        capacity: int = 0,
+    ) -> None:
+        self.sample_rate = sample_rate
+        self.bed = bed
+        self.bed_gain = float(np.clip(bed_volume, 0.0, 1.0)) * BED_LEVEL
+        self.volume = float(np.clip(volume, 0.0, 1.0))
+        self._buf = np.zeros(max(capacity, sample_rate), np.float32)
+        self._lock = threading.Lock()
+        self._events: list[Event] = []
+        self._spans: list[tuple[int, int]] = []  # where the voice sounds (for ducking)
+        self._span_from = 0  # first span that can still touch unrendered bed
+        self.cursor = round(LEAD_IN * sample_rate) if bed else 0
+        self._bed_done = 0
+        self._after_sound = False
+        self.length: int | None = None  # set by finish()
+        self.samples_written = 0  # work counter: linearity is tested on it
+        self._render_bed(self.cursor)
+
+    # -- reading (any thread) -------------------------------------------------
+    @property
+    def committed(self) -> int:
+        """Samples [0, committed) are final."""
+        return self._bed_done
+
+    @property
+    def events(self) -> list[Event]:
+        with self._lock:
+            return list(self._events)
+
+    def read(self, start: int, out: Samples) -> int:
+        """Copy final samples from `start` into `out`; returns how many were ready."""
+        with self._lock:
+            n = max(0, min(len(out), self._bed_done - start))
+            out[:n] = self._buf[start : start + n]
+        return n
+
+    def timeline(self) -> Timeline:
+        if self.length is None:
+            raise RuntimeError("the mix is not finished")
+        with self._lock:
+            return Timeline(self.sample_rate, self._buf[: self.length].copy(), list(self._events))
+
+    # -- writing (one thread) -------------------------------------------------
+    def _ensure(self, size: int) -> None:
+        if size <= len(self._buf):
+            return
+        bigger = np.zeros(max(size, len(self._buf) * 3 // 2), np.float32)
+        with self._lock:
+            bigger[: len(self._buf)] = self._buf
+            self._buf = bigger
+
+    def _place_voice(self, samples: Samples, at: int) -> None:
+        self._ensure(at + len(samples))
+        # Beyond the committed mark: readers never see these samples half-written.
+        self._buf[at : at + len(samples)] += samples * self.volume
+        self.samples_written += len(samples)
+        if len(samples):
+            self._spans.append((at, at + len(samples)))
+
+    def _duck(self, start: int, n: int) -> Samples:
+        """The bed's gain over [start, start + n): ducked under each call."""
+        rate = self.sample_rate
+        gain = np.ones(n, np.float32)
+        t = np.arange(start, start + n)
+        release = round(DUCK_RELEASE * rate)
+        attack = max(1, round(DUCK_ATTACK * rate))
+        while self._span_from < len(self._spans) and (
+            self._spans[self._span_from][1] + release <= start
+        ):
+            self._span_from += 1
+        for a, b in self._spans[self._span_from :]:
+            if a >= start + n:
+                break
+            lo, hi = max(a, start), min(b + release, start + n)
+            if lo >= hi:
+                continue
+            seg = t[lo - start : hi - start]
+            # Down over `attack` after the onset, back up over `release` after the end.
+            down = np.clip((seg - a) / attack, 0.0, 1.0)
+            up = np.clip((seg - b) / release, 0.0, 1.0)
+            level = 1.0 - (1.0 - DUCK) * down * (1.0 - up)
+            gain[lo - start : hi - start] = np.minimum(gain[lo - start : hi - start], level)
+        return gain
+
+    def _render_bed(self, until: int, fade_end: int | None = None) -> None:
+        start = self._bed_done
+        if until <= start:
+            return
+        self._ensure(until)
+        if self.bed is not None and self.bed_gain > 0:
+            n = until - start
+            rate = self.sample_rate
+            layer = self.bed.render(start, n) * (self.bed_gain * self.volume)
+            layer *= self._duck(start, n)
+            t = np.arange(start, until)
+            layer *= np.clip(t / (FADE_IN * rate), 0.0, 1.0)
+            if fade_end is not None:
+                layer *= np.clip((fade_end - t) / (FADE_OUT * rate), 0.0, 1.0)
+            self._buf[start:until] += layer
+            self.samples_written += n
+        np.clip(self._buf[start:until], -1.0, 1.0, out=self._buf[start:until])
+        with self._lock:
+            self._bed_done = until
+
+    def _event(self, kind: str, index: int, step: Step, text: str | None, a: int, b: int) -> None:
+        with self._lock:
+            self._events.append(Event(kind, index, step.role, text, a, b))
+
+    def add(self, index: int, step: Step, clips: list[Samples]) -> None:
+        """Place `script.steps[index]`. `clips` holds its sounds at the mix rate: one
+        for a say or a cue, a timer's warnings then its end line, none otherwise."""
+        rate = self.sample_rate
+        if isinstance(step, Say | Cue):
+            if self._after_sound:
+                self.cursor += round(GAP * rate)
+            clip = clips[0]
+            self._place_voice(clip, self.cursor)
+            text = step.text if isinstance(step, Say) else step.sound
+            self._event(step.kind, index, step, text, self.cursor, self.cursor + len(clip))
+            self.cursor += len(clip)
+            self._after_sound = True
+        elif isinstance(step, Pause):
+            n = round(step.seconds * rate)
+            self._event("pause", index, step, None, self.cursor, self.cursor + n)
+            self.cursor += n
+            self._after_sound = False
+        elif isinstance(step, Timer):
+            start, n = self.cursor, round(step.seconds * rate)
+            self._ensure(start + n)
+            self._event("timer", index, step, step.label, start, start + n)
+            for warning, clip in zip(step.warnings, clips, strict=False):
+                at = max(start, start + n - round(warning.at * rate))
+                self._place_voice(clip, at)
+                self._event("say", index, step, warning.text, at, at + len(clip))
+            self.cursor = start + n
+            if step.end is not None and len(clips) > len(step.warnings):
+                clip = clips[len(step.warnings)]
+                self._place_voice(clip, self.cursor)
+                self._event("say", index, step, step.end, self.cursor, self.cursor + len(clip))
+                self.cursor += len(clip)
+            self._after_sound = step.end is not None
+        elif isinstance(step, Wait):
+            pass  # the TUI waits for the user; nothing is heard
+        self._render_bed(self.cursor)
+
+    def finish(self) -> None:
+        """Add the tail and seal the buffer."""
+        tail = round((TAIL if self.bed else 0.3) * self.sample_rate)
+        end = self.cursor + tail
+        self._render_bed(end, fade_end=end if self.bed else None)
+        with self._lock:
+            self.length = end
+
+
+def lines_of(step: Step) -> list[str]:
+    """The texts a step speaks, in the order `MixBuilder.add` wants their clips."""
+    if isinstance(step, Say):
+        return [step.text]
+    if isinstance(step, Timer):
+        return [w.text for w in step.warnings] + ([step.end] if step.end else [])
+    return []

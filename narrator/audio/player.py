@@ -1,0 +1,216 @@
+"""The player: a PortAudio output stream fed, block by block, from a timeline.
+
+The stream's callback (`Feeder.fill`) only copies samples that the mixer has made
+final; while the render-ahead is behind it plays silence without moving on, so a
+late line delays the night instead of cutting it. Pause, resume, skip and stop are
+flags under one lock, read by the callback: the TUI's thread and a polling worker
+may call them at any time. Stop aborts the stream, which frees the device at once.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import numpy as np
+
+from narrator.audio.mixer import Event, MixBuilder
+from narrator.audio.synth import Samples
+
+LATENCY = 0.1  # seconds of output buffering: PulseAudio's default underruns
+
+
+class Stream(Protocol):
+    """What `Playback` needs from a sounddevice.OutputStream."""
+
+    def start(self) -> None: ...
+
+    def abort(self, ignore_errors: bool = True) -> None: ...
+
+    def close(self, ignore_errors: bool = True) -> None: ...
+
+
+class Feeder:
+    """The callback's logic, free of any device so it can be tested alone."""
+
+    def __init__(self, mix: MixBuilder, latency_frames: int) -> None:
+        self.mix = mix
+        self.latency_frames = latency_frames
+        self.lock = threading.Lock()
+        self.pos = 0  # next frame to hand to the device
+        self.paused = False
+        self.skip_from: int | None = None
+        self.drained = 0  # frames of silence sent after the end
+        self.underruns = 0  # blocks PortAudio reported as output underflow
+        self.starved = 0  # blocks the render-ahead had not reached yet
+        self.first_sound: int | None = None  # block count when the first sound left
+
+    def heard(self) -> int:
+        """Frame the listener hears now: the device buffer lags what was handed over."""
+        with self.lock:
+            if self.paused:
+                return self.pos
+            return max(0, self.pos - self.latency_frames)
+
+    def skip(self) -> None:
+        with self.lock:
+            self.skip_from = max(0, self.pos - self.latency_frames)
+
+    def _apply_skip(self) -> None:
+        if self.skip_from is None:
+            return
+        for event in self.mix.events:
+            if event.kind == "say" and event.start > self.skip_from:
+                self.pos = event.start
+                self.skip_from = None
+                return
+        if self.mix.length is not None:
+            # No call left: go to the tail after the last sound.
+            ends = [e.end for e in self.mix.events]
+            self.pos = max([self.pos, *ends])
+            self.skip_from = None
+
+    def fill(self, out: Samples) -> bool:
+        """Fill one device block; False once the end has been heard."""
+        with self.lock:
+            out[:] = 0.0
+            if self.paused:
+                return True
+            self._apply_skip()
+            got = self.mix.read(self.pos, out)
+            self.pos += got
+            length = self.mix.length
+            if got < len(out):
+                if length is not None and self.pos >= length:
+                    self.drained += len(out) - got
+                    # Keep the stream open until the device buffer has played out.
+                    return self.drained < self.latency_frames + len(out)
+                self.starved += 1
+            if self.first_sound is None and got and np.any(out[:got]):
+                self.first_sound = self.pos
+            return True
+
+
+class Playback:
+    """A night being played. Thread-safe; see the module docstring."""
+
+    def __init__(
+        self,
+        mix: MixBuilder,
+        open_stream: Callable[[Callable[..., None], Callable[[], None]], Any],
+        sample_rate: int,
+        on_close: Callable[[], None] | None = None,
+    ) -> None:
+        self.mix = mix
+        self.sample_rate = sample_rate
+        self.feeder = Feeder(mix, round(LATENCY * sample_rate))
+        self._done = threading.Event()
+        self._error: str | None = None
+        self._on_close = on_close
+        self._stream: Any = open_stream(self._callback, self._finished)
+
+    def start(self) -> None:
+        self._stream.start()
+
+    def _callback(self, outdata: Any, frames: int, time_info: Any, status: Any) -> None:
+        import sounddevice as sd
+
+        if status.output_underflow:
+            self.feeder.underruns += 1
+        if not self.feeder.fill(outdata[:, 0]):
+            raise sd.CallbackStop
+
+    def _finished(self) -> None:
+        self._done.set()
+        if self._on_close is not None:
+            self._on_close()
+
+    def fail(self, message: str) -> None:
+        """The render-ahead hit an error: keep it, end the night."""
+        self._error = message
+        self.stop()
+
+    # -- what the TUI reads ---------------------------------------------------
+    @property
+    def position(self) -> float:
+        return self.feeder.heard() / self.sample_rate
+
+    @property
+    def duration(self) -> float | None:
+        length = self.mix.length
+        return None if length is None else length / self.sample_rate
+
+    @property
+    def events(self) -> list[Event]:
+        return self.mix.events
+
+    @property
+    def current_step(self) -> int | None:
+        heard = self.feeder.heard()
+        current = None
+        for event in self.mix.events:
+            if event.start > heard:
+                break
+            current = event.step
+        return current
+
+    @property
+    def finished(self) -> bool:
+        return self._done.is_set()
+
+    @property
+    def error(self) -> str | None:
+        return self._error
+
+    @property
+    def underruns(self) -> int:
+        return self.feeder.underruns
+
+    # -- what the TUI does ----------------------------------------------------
+    def pause(self) -> None:
+        with self.feeder.lock:
+            if not self.feeder.paused:
+                # Resume where the listener is, not where the device buffer was.
+                self.feeder.pos = max(0, self.feeder.pos - self.feeder.latency_frames)
+                self.feeder.paused = True
+
+    def resume(self) -> None:
+        with self.feeder.lock:
+            self.feeder.paused = False
+
+    def skip(self) -> None:
+        self.feeder.skip()
+
+    def stop(self) -> None:
+        """Stop now and free the device (idempotent)."""
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            stream.abort(ignore_errors=True)
+            stream.close(ignore_errors=True)
+        self._finished()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the night has been heard to the end (or stopped)."""
+        return self._done.wait(timeout)
+
+
+def open_output(
+    device: str | int | None, sample_rate: int
+) -> Callable[[Callable[..., None], Callable[[], None]], Any]:
+    """A factory of sounddevice output streams on `device` (mono float32)."""
+
+    def opener(callback: Callable[..., None], finished: Callable[[], None]) -> Any:
+        import sounddevice as sd
+
+        return sd.OutputStream(
+            samplerate=sample_rate,
+            channels=1,
+            dtype="float32",
+            latency=LATENCY,
+            device=device,
+            callback=callback,
+            finished_callback=finished,
+        )
+
+    return opener

@@ -1,0 +1,57 @@
+"""The user's audio choices and the one error that means "this machine cannot".
+
+Both are plain values with no audio imports, so the CLI and the TUI can build
+settings and catch `AudioUnavailable` before any sound library has been loaded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Words per minute per language, a little slower than espeak's 175: the table has
+# its eyes closed and the calls must be understood the first time.
+DEFAULT_RATES = {"en": 150, "it": 150, "fa": 140}
+DEFAULT_RATE = 150
+
+
+@dataclass(frozen=True, slots=True)
+class AudioSettings:
+    """How a night sounds and where it plays.
+
+    `voice` None means the default voice of the script's language; `rate` None a
+    per-language default (`DEFAULT_RATES`). `bed_volume` and `volume` are linear
+    gains 0..1; `bed_tempo` multiplies the density of the taps. `device` is a
+    PortAudio output device, by index or by (part of its) name; None is the default.
+    """
+
+    voice: str | None = None
+    rate: int | None = None
+    bed: bool = True
+    bed_volume: float = 0.35
+    bed_tempo: float = 1.0
+    volume: float = 1.0
+    device: str | int | None = None
+
+    def rate_for(self, lang: str) -> int:
+        if self.rate is not None:
+            return self.rate
+        return DEFAULT_RATES.get(lang.split("-")[0], DEFAULT_RATE)
+
+    def voice_for(self, lang: str) -> str:
+        # espeak-ng accepts a language code as a voice name.
+        return self.voice if self.voice else lang
+
+
+class AudioUnavailable(Exception):
+    """Speech or playback is impossible here. `str()` is one line: what is missing
+    and the command that installs it. The CLI prints it and exits 3."""
+
+
+NO_PORTAUDIO = "no PortAudio library: install it with `apt-get install libportaudio2`"
+NO_DEVICE = (
+    "no audio output device: start a sound server with "
+    "`apt-get install pulseaudio && pulseaudio --start`"
+)
+NO_SPEECH = (
+    "no speech engine: install it with `pip install espeakng-loader` or `apt-get install espeak-ng`"
+)

@@ -1,0 +1,310 @@
+"""Speech: text in, samples out, behind a small `Synthesizer` interface.
+
+The default synthesizer drives pyttsx3 over libespeak-ng in a separate worker
+process (see `_worker.py` for why). Every rendered line goes through a disk cache
+keyed by everything that changes its sound, so a repeated night costs only the mix
+and a warm cache never even starts the worker.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+import soundfile as sf
+
+from narrator.audio.settings import NO_SPEECH, AudioUnavailable
+
+Samples = npt.NDArray[np.float32]
+
+# Bump when the post-processing below changes, so old cache entries are not reused.
+PROCESSING_VERSION = 1
+_TRIM_LEVEL = 10 ** (-48 / 20)  # below -48 dBFS counts as silence at the edges
+_PEAK = 10 ** (-1 / 20)  # every line is peak-normalised to -1 dBFS
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One thing to say, and how."""
+
+    text: str
+    lang: str
+    voice: str
+    rate: int
+
+
+@dataclass(frozen=True, slots=True)
+class Clip:
+    """Mono float32 samples in -1..1 at their own sample rate."""
+
+    samples: Samples
+    sample_rate: int
+
+    @property
+    def seconds(self) -> float:
+        return len(self.samples) / self.sample_rate
+
+
+@dataclass(frozen=True, slots=True)
+class Voice:
+    """A voice the speech engine offers."""
+
+    id: str
+    name: str
+    languages: tuple[str, ...]
+    gender: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "languages": list(self.languages),
+            "gender": self.gender,
+        }
+
+
+class Synthesizer(Protocol):
+    """Turns lines of text into speech.
+
+    `key(line)` is a string that changes whenever the sound of `line` would (engine
+    and version included): the cache stores clips under it. `synthesize(line)`
+    returns the line trimmed of leading and trailing silence and peak-normalised,
+    or raises `AudioUnavailable` when there is no engine, `ValueError` for a line
+    it cannot say (an unknown voice). Implementations are thread-safe.
+    """
+
+    def key(self, line: Line) -> str: ...
+
+    def synthesize(self, line: Line) -> Clip: ...
+
+    def voices(self) -> list[Voice]: ...
+
+    def close(self) -> None: ...
+
+
+def espeak_identity() -> str:
+    """Which libespeak-ng the worker will load, with its version (cache key)."""
+    arch = sysconfig.get_config_var("MULTIARCH") or ""
+    for folder in (f"/usr/lib/{arch}", "/usr/lib64", "/usr/lib", "/usr/local/lib"):
+        lib = Path(folder) / "libespeak-ng.so.1"
+        if lib.exists():
+            return f"system:{lib.resolve().name}"
+    if importlib.util.find_spec("espeakng_loader") is not None:
+        return f"wheel:espeakng-loader {importlib.metadata.version('espeakng-loader')}"
+    raise AudioUnavailable(NO_SPEECH)
+
+
+def postprocess(raw: Samples, sample_rate: int) -> Clip:
+    """Trim silent edges (keeping 5 ms) and normalise the peak, the same for every line."""
+    loud = np.flatnonzero(np.abs(raw) > _TRIM_LEVEL)
+    if len(loud) == 0:
+        return Clip(np.zeros(0, np.float32), sample_rate)
+    margin = sample_rate // 200
+    cut = raw[max(0, loud[0] - margin) : loud[-1] + 1 + margin]
+    out = (cut * (_PEAK / float(np.max(np.abs(cut))))).astype(np.float32)
+    return Clip(out, sample_rate)
+
+
+class EspeakSynthesizer:
+    """pyttsx3 + espeak-ng in a long-lived worker process, started on first use."""
+
+    def __init__(self) -> None:
+        self._identity = espeak_identity()
+        self._lock = threading.Lock()
+        self._proc: subprocess.Popen[str] | None = None
+        self._ready = False
+        self._next_id = 0
+        self._tmp = Path(tempfile.mkdtemp(prefix="narrator-speech-"))
+
+    def key(self, line: Line) -> str:
+        return json.dumps(
+            [
+                "pyttsx3-espeak",
+                importlib.metadata.version("pyttsx3"),
+                self._identity,
+                PROCESSING_VERSION,
+                line.lang,
+                line.voice,
+                line.rate,
+                line.text,
+            ],
+            ensure_ascii=False,
+        )
+
+    def start(self) -> None:
+        """Launch the worker without waiting for it (it loads while we do other work)."""
+        with self._lock:
+            self._spawn()
+
+    def _spawn(self) -> None:
+        if self._proc is not None and self._proc.poll() is None:
+            return
+        worker = Path(__file__).with_name("_worker.py")
+        self._ready = False
+        self._proc = subprocess.Popen(
+            [sys.executable, str(worker)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            encoding="utf-8",
+            bufsize=1,
+        )
+
+    def _ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Send one request and read its answer; the caller holds the lock."""
+        self._spawn()
+        proc = self._proc
+        assert proc is not None and proc.stdin is not None and proc.stdout is not None
+        if not self._ready:
+            hello = self._read(proc.stdout)
+            if not hello.get("ready"):
+                self._proc = None
+                raise AudioUnavailable(f"{NO_SPEECH} ({hello.get('error', 'worker failed')})")
+            self._ready = True
+        self._next_id += 1
+        request["id"] = self._next_id
+        try:
+            proc.stdin.write(json.dumps(request, ensure_ascii=False) + "\n")
+            proc.stdin.flush()
+        except OSError as exc:
+            self._proc = None
+            raise AudioUnavailable(f"{NO_SPEECH} (the speech worker died: {exc})") from exc
+        return self._read(proc.stdout)
+
+    def _read(self, stream: IO[str]) -> dict[str, Any]:
+        text = stream.readline()
+        if not text:
+            self._proc = None
+            raise AudioUnavailable(f"{NO_SPEECH} (the speech worker exited)")
+        answer: dict[str, Any] = json.loads(text)
+        return answer
+
+    def synthesize(self, line: Line) -> Clip:
+        with self._lock:
+            path = self._tmp / f"{self._next_id + 1}.wav"
+            answer = self._ask(
+                {
+                    "op": "say",
+                    "text": line.text,
+                    "voice": line.voice,
+                    "rate": line.rate,
+                    "path": str(path),
+                }
+            )
+        if not answer.get("ok"):
+            raise ValueError(str(answer.get("error")))
+        raw, _labelled = sf.read(path, dtype="float32", always_2d=False)
+        path.unlink(missing_ok=True)
+        if raw.ndim > 1:
+            raw = raw.mean(axis=1)
+        # The header always says 22050 Hz; the worker tells the true rate.
+        return postprocess(np.asarray(raw, np.float32), int(answer["sample_rate"]))
+
+    def voices(self) -> list[Voice]:
+        with self._lock:
+            answer = self._ask({"op": "voices"})
+        return [
+            Voice(v["id"], v["name"], tuple(v["languages"]), v.get("gender"))
+            for v in answer["voices"]
+        ]
+
+    def close(self) -> None:
+        with self._lock:
+            proc, self._proc = self._proc, None
+            if proc is not None:
+                if proc.stdin is not None:
+                    proc.stdin.close()
+                try:
+                    proc.wait(timeout=2)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+                if proc.stdout is not None:
+                    proc.stdout.close()
+        for leftover in self._tmp.glob("*"):
+            leftover.unlink(missing_ok=True)
+        if self._tmp.exists():
+            self._tmp.rmdir()
+
+
+class CachedSynthesizer:
+    """Wraps a synthesizer with a disk cache: one float WAV per distinct line."""
+
+    def __init__(self, inner: Synthesizer, folder: Path) -> None:
+        self.inner = inner
+        self.folder = folder
+        self.hits = 0
+        self.misses = 0
+
+    def path_for(self, line: Line) -> Path:
+        digest = hashlib.sha256(self.inner.key(line).encode("utf-8")).hexdigest()
+        return self.folder / digest[:2] / f"{digest}.wav"
+
+    def cached(self, line: Line) -> Clip | None:
+        path = self.path_for(line)
+        try:
+            data, rate = sf.read(path, dtype="float32", always_2d=False)
+        except (OSError, sf.LibsndfileError, RuntimeError):
+            return None
+        self.hits += 1
+        return Clip(np.asarray(data, np.float32), int(rate))
+
+    def key(self, line: Line) -> str:
+        return self.inner.key(line)
+
+    def synthesize(self, line: Line) -> Clip:
+        clip = self.cached(line)
+        if clip is not None:
+            return clip
+        clip = self.inner.synthesize(line)
+        self.misses += 1
+        path = self.path_for(line)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Write aside, then rename: a reader never sees half a file.
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".part")
+        os.close(fd)
+        sf.write(tmp, clip.samples, clip.sample_rate, subtype="FLOAT", format="WAV")
+        os.replace(tmp, path)
+        return clip
+
+    def synthesize_all(self, lines: Sequence[Line]) -> Iterator[Clip]:
+        for line in lines:
+            yield self.synthesize(line)
+
+    def voices(self) -> list[Voice]:
+        return self.inner.voices()
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def list_voices(lang: str | None = None) -> list[Voice]:
+    """The speech engine's voices, those speaking `lang` (e.g. "it") when given."""
+    synth = EspeakSynthesizer()
+    try:
+        voices = synth.voices()
+    finally:
+        synth.close()
+    if lang is None:
+        return voices
+    want = lang.lower()
+    return [
+        v
+        for v in voices
+        if any(code.lower() == want or code.lower().startswith(want + "-") for code in v.languages)
+    ]
