@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from narrator.rules.errors import MissingPart
+
 # Words per minute per language, a little slower than espeak's 175: the table has
 # its eyes closed and the calls must be understood the first time.
 DEFAULT_RATES = {"en": 150, "it": 150, "fa": 140}
@@ -42,9 +44,10 @@ class AudioSettings:
         return self.voice if self.voice else lang
 
 
-class AudioUnavailable(Exception):
+class AudioUnavailable(MissingPart):
     """Speech or playback is impossible here. `str()` is one line: what is missing
-    and the command that installs it. The CLI prints it and exits 3."""
+    and the command that installs it. The CLI prints it and exits 3 (as it does
+    for every `MissingPart`)."""
 
 
 NO_PORTAUDIO = "no PortAudio library: install it with `apt-get install libportaudio2`"

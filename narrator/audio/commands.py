@@ -1,0 +1,221 @@
+"""The audio commands behind `narrator render/play/voices/devices`.
+
+Each function prints to stdout, returns an exit code and raises `AudioUnavailable`
+(exit 3) when a part of the machine is missing; the CLI only parses arguments.
+
+`python -m narrator.audio.commands play|render SCRIPT.json ...` plays or renders a
+script saved by `narrator script --format json`: the audio tests drive exactly this,
+with scripts they build themselves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from narrator.audio.devices import list_devices
+from narrator.audio.engine import AudioEngine
+from narrator.audio.player import Playback
+from narrator.audio.settings import AudioSettings, AudioUnavailable
+from narrator.audio.synth import list_voices
+from narrator.script.model import Cue, Pause, Say, Script, Step, Timer, TimerWarning, Wait
+
+EXIT_OK, EXIT_INPUT, EXIT_AUDIO, EXIT_INTERRUPTED = 0, 2, 3, 130
+
+
+class PlayLog:
+    """Writes a finished playback's counters as JSON (for the tests and the bench)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def record(self, playback: Playback) -> None:
+        feeder = playback.feeder
+        data = {
+            "sample_rate": playback.sample_rate,
+            "duration": playback.duration,
+            "underruns": feeder.underruns,
+            "starved": feeder.starved,
+            "first_sound": feeder.first_sound,
+            "error": playback.error,
+            "finished": playback.finished,
+            "events": [
+                {"kind": e.kind, "step": e.step, "start": e.start, "end": e.end}
+                for e in playback.events
+            ],
+        }
+        self.path.write_text(json.dumps(data, indent=1) + "\n")
+
+
+def _clock(seconds: float) -> str:
+    return f"{int(seconds // 60)}:{seconds % 60:04.1f}"
+
+
+def render_command(
+    script: Script, *, out: Path, timeline: Path | None, settings: AudioSettings
+) -> int:
+    """Render the night into `out` (.wav/.flac/.ogg/.mp3) and its events into `timeline`."""
+    engine = AudioEngine(settings)
+    try:
+        rendered = engine.render(script)
+        from narrator.audio.export import write_audio
+
+        write_audio(rendered, out)
+    except ValueError as exc:  # an unknown voice or sound, a suffix we cannot write
+        print(f"narrator: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    finally:
+        engine.close()
+    if timeline is not None:
+        timeline.write_text(json.dumps(rendered.to_dict(), indent=2, ensure_ascii=False) + "\n")
+    says = sum(1 for e in rendered.events if e.kind == "say")
+    print(f"wrote {out} ({_clock(rendered.duration)}, {says} calls)")
+    if timeline is not None:
+        print(f"wrote {timeline}")
+    return EXIT_OK
+
+
+def play_command(script: Script, *, settings: AudioSettings, log: PlayLog | None = None) -> int:
+    """Play the night and return once it has been heard to the end (Ctrl-C: exit 130).
+
+    Each call is printed as it is heard. `log` (tests, the bench) receives the
+    playback's counters at the end.
+    """
+    engine = AudioEngine(settings)
+    playback = None
+    try:
+        try:
+            playback = engine.play(script)
+        except ValueError as exc:
+            print(f"narrator: {exc}", file=sys.stderr)
+            return EXIT_INPUT
+        shown = 0
+        try:
+            while True:
+                done = playback.wait(0.05)
+                heard = playback.position * playback.sample_rate
+                events = [e for e in playback.events if e.kind == "say"]
+                while shown < len(events) and (done or events[shown].start <= heard):
+                    event = events[shown]
+                    print(f"{_clock(event.start / playback.sample_rate)}  {event.text}")
+                    shown += 1
+                sys.stdout.flush()
+                if done:
+                    break
+        except KeyboardInterrupt:
+            playback.stop()
+            print("narrator: stopped", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        if playback.error:
+            print(f"narrator: playback failed: {playback.error}", file=sys.stderr)
+            return 1
+        if playback.underruns:
+            print(f"narrator: {playback.underruns} output underruns", file=sys.stderr)
+        return EXIT_OK
+    finally:
+        if playback is not None and log is not None:
+            log.record(playback)
+        engine.close()
+
+
+def voices_command(lang: str | None, fmt: str) -> int:
+    """List the speech voices (`fmt` "text" or "json")."""
+    voices = list_voices(lang)
+    if fmt == "json":
+        print(json.dumps([v.to_dict() for v in voices], indent=2, ensure_ascii=False))
+        return EXIT_OK
+    if not voices:
+        print(f"no voice speaks {lang!r}" if lang else "no voices")
+        return EXIT_OK
+    width = max(len(v.id) for v in voices)
+    for v in voices:
+        print(f"{v.id:<{width}}  {','.join(v.languages):<16}  {v.name}")
+    return EXIT_OK
+
+
+def devices_command(fmt: str) -> int:
+    """List the output devices (`fmt` "text" or "json"); the default is starred."""
+    devices = list_devices()
+    if fmt == "json":
+        print(json.dumps([d.to_dict() for d in devices], indent=2, ensure_ascii=False))
+        return EXIT_OK
+    if not devices:
+        print("no output devices")
+    for d in devices:
+        mark = "*" if d.default else " "
+        print(f"{mark} {d.index:>3}  {d.name}  ({d.hostapi}, {d.channels} ch)")
+    return EXIT_OK
+
+
+def step_from_dict(data: dict[str, Any]) -> Step:
+    """The reverse of `narrator.script.model.step_to_dict`."""
+    common: dict[str, Any] = {
+        "role": data.get("role"),
+        "round": data.get("round"),
+        "turn": data.get("turn"),
+    }
+    kind = data["kind"]
+    if kind == "say":
+        return Say(data["text"], **common)
+    if kind == "pause":
+        return Pause(float(data["seconds"]), **common)
+    if kind == "cue":
+        return Cue(data["sound"], **common)
+    if kind == "wait":
+        return Wait(data["text"], **common)
+    if kind == "timer":
+        warnings = tuple(TimerWarning(float(w["at"]), w["text"]) for w in data["warnings"])
+        return Timer(float(data["seconds"]), data["label"], warnings, data.get("end"), **common)
+    raise ValueError(f"unknown step kind {kind!r}")
+
+
+def script_from_dict(data: dict[str, Any]) -> Script:
+    """A `Script` from the JSON of `narrator script --format json`."""
+    return Script(
+        ruleset=data["ruleset"],
+        phase=data["phase"],
+        night=int(data["night"]),
+        lang=data["lang"],
+        players=int(data["players"]),
+        roles=tuple((str(k), int(v)) for k, v in data["roles"].items()),
+        steps=tuple(step_from_dict(s) for s in data["steps"]),
+        warnings=tuple(data.get("warnings", ())),
+        rounds=any("round" in s for s in data["steps"]),
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m narrator.audio.commands")
+    parser.add_argument("command", choices=("play", "render"))
+    parser.add_argument("script", type=Path, help="a script saved as JSON")
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--timeline", type=Path)
+    parser.add_argument("--log", type=Path, help="write the playback's counters as JSON")
+    parser.add_argument("--no-bed", action="store_true")
+    parser.add_argument("--device")
+    parser.add_argument("--voice")
+    parser.add_argument("--rate", type=int)
+    args = parser.parse_args(argv)
+    script = script_from_dict(json.loads(args.script.read_text(encoding="utf-8")))
+    device: str | int | None = args.device
+    if args.device is not None and args.device.isdigit():
+        device = int(args.device)
+    settings = AudioSettings(voice=args.voice, rate=args.rate, bed=not args.no_bed, device=device)
+    try:
+        if args.command == "render":
+            if args.out is None:
+                parser.error("render needs --out")
+            return render_command(script, out=args.out, timeline=args.timeline, settings=settings)
+        log = PlayLog(args.log) if args.log else None
+        return play_command(script, settings=settings, log=log)
+    except AudioUnavailable as exc:
+        print(f"narrator: {exc}", file=sys.stderr)
+        return EXIT_AUDIO
+
+
+if __name__ == "__main__":
+    sys.exit(main())
