@@ -521,8 +521,14 @@ class _Reader:
 
 
 def build_deck(ruleset: Ruleset, deck: Deck, players: int) -> dict[str, int]:
-    """The deck of `deck` for `players` players, before the discard."""
+    """The deck of `deck` for `players` players, before the discard.
+
+    Roles from `add_in_order` are added until the deck holds players + extra_min
+    (+ discard) cards; a base that already holds more is fine up to players +
+    extra_max (+ discard): Secret Moon's one deck of 8 serves 5 to 8 players.
+    """
     target = players + ruleset.setup.extra_min + deck.discard
+    most = players + ruleset.setup.extra_max + deck.discard
     counts = dict(deck.base)
     adds = iter(deck.add_in_order)
     while sum(counts.values()) < target:
@@ -533,9 +539,10 @@ def build_deck(ruleset: Ruleset, deck: Deck, players: int) -> dict[str, int]:
                 f"'add_in_order' runs out at {sum(counts.values())}; add roles to it"
             )
         counts[role_id] = counts.get(role_id, 0) + 1
-    if sum(counts.values()) != target:
+    if not target <= sum(counts.values()) <= most:
+        want = f"{target}" if target == most else f"{target} to {most}"
         raise ValueError(
-            f"the deck for {players} players has {sum(counts.values())} cards; it needs {target}"
+            f"the deck for {players} players has {sum(counts.values())} cards; it needs {want}"
         )
     for role_id, count in counts.items():
         if count > ruleset.role(role_id).max_count:

@@ -94,7 +94,12 @@ def check_selection(ruleset: Ruleset, players: int, roles: Roles) -> Report:
         if count > most:
             errors.append(f"{names[role_id]}: {count} chosen, but the game has at most {most}")
     cards = sum(counts.values())
-    low, high = players + setup.extra_min, players + setup.extra_max
+    # A recommended deck may hold `discard` more cards, removed unseen before dealing
+    # (Lupus with 7 players: the 8-card deck, one card set aside).
+    discard = max(
+        (d.discard for d in setup.decks if d.min_players <= players <= d.max_players), default=0
+    )
+    low, high = players + setup.extra_min, players + setup.extra_max + discard
     if not low <= cards <= high:
         want = f"{low}" if low == high else f"{low} to {high}"
         extra = f" (players + {setup.extra_min})" if low == high and setup.extra_min else ""
