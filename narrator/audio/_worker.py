@@ -28,8 +28,11 @@ from typing import Any, TextIO
 
 
 def load_espeak() -> str:
-    """Make libespeak-ng loadable by pyttsx3: the system's first, else the wheel's."""
-    if ctypes.util.find_library("espeak-ng"):
+    """Make libespeak-ng loadable by pyttsx3: the system's first, else the wheel's.
+
+    NARRATOR_ESPEAK=wheel forces the wheel (the tests prove speech needs no apt).
+    """
+    if os.environ.get("NARRATOR_ESPEAK") != "wheel" and ctypes.util.find_library("espeak-ng"):
         return "system"
     import espeakng_loader
 
@@ -44,6 +47,18 @@ def _voice_rate(voice: str) -> int:
     # MBROLA voices ("mb-en1", "mb/mb-en1") synthesise at 16 kHz.
     name = voice.rsplit("/", 1)[-1]
     return 16000 if name.startswith("mb-") else 22050
+
+
+def _loaded_lib() -> str | None:
+    """The libespeak-ng file really mapped into this process (Linux), for the tests."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8") as maps:
+            for row in maps:
+                if "libespeak-ng" in row:
+                    return row.split()[-1]
+    except OSError:
+        pass
+    return None
 
 
 class Worker:
@@ -112,7 +127,7 @@ def main() -> int:
         proto.write(json.dumps({"ready": False, "error": f"{type(exc).__name__}: {exc}"}) + "\n")
         proto.flush()
         return 1
-    proto.write(json.dumps({"ready": True, "espeak": source}) + "\n")
+    proto.write(json.dumps({"ready": True, "espeak": source, "library": _loaded_lib()}) + "\n")
     proto.flush()
     for line in sys.stdin:
         if not line.strip():

@@ -129,8 +129,8 @@ class TapBed:
             else:
                 step = rng.gamma(hand.shape, hand.mean / hand.shape)
             if hand.steady:
-                step = float(np.clip(step, _STEADY_RANGE[0], _STEADY_RANGE[1]) / self.tempo)
-                step = min(step, self.max_gap)
+                low, high = (bound / self.tempo for bound in _STEADY_RANGE)
+                step = float(np.clip(step, low, high))
             hand.cursor += step
 
     def onsets(self, start: int, stop: int) -> list[int]:

@@ -99,7 +99,10 @@ class Synthesizer(Protocol):
 def espeak_identity() -> str:
     """Which libespeak-ng the worker will load, with its version (cache key)."""
     arch = sysconfig.get_config_var("MULTIARCH") or ""
-    for folder in (f"/usr/lib/{arch}", "/usr/lib64", "/usr/lib", "/usr/local/lib"):
+    folders: tuple[str, ...] = (f"/usr/lib/{arch}", "/usr/lib64", "/usr/lib", "/usr/local/lib")
+    if os.environ.get("NARRATOR_ESPEAK") == "wheel":  # as in _worker.load_espeak
+        folders = ()
+    for folder in folders:
         lib = Path(folder) / "libespeak-ng.so.1"
         if lib.exists():
             return f"system:{lib.resolve().name}"
@@ -128,6 +131,7 @@ class EspeakSynthesizer:
         self._proc: subprocess.Popen[str] | None = None
         self._ready = False
         self._next_id = 0
+        self.hello: dict[str, Any] = {}  # the worker's greeting: which libespeak-ng
         self._tmp = Path(tempfile.mkdtemp(prefix="narrator-speech-"))
 
     def key(self, line: Line) -> str:
@@ -176,6 +180,7 @@ class EspeakSynthesizer:
                 self._proc = None
                 raise AudioUnavailable(f"{NO_SPEECH} ({hello.get('error', 'worker failed')})")
             self._ready = True
+            self.hello = hello
         self._next_id += 1
         request["id"] = self._next_id
         try:

@@ -1,0 +1,272 @@
+"""The mixer, the bed and the feeder, with a fake synthesizer: pure and fast."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from narrator.audio import AudioEngine, AudioSettings
+from narrator.audio.bed import TapBed, load_knocks
+from narrator.audio.commands import script_from_dict
+from narrator.audio.mixer import (
+    BED_LEVEL,
+    DUCK,
+    DUCK_ATTACK,
+    GAP,
+    LEAD_IN,
+    SAMPLE_RATE,
+    TAIL,
+    MixBuilder,
+)
+from narrator.audio.player import Feeder
+from narrator.audio.synth import Clip, Line
+from narrator.script.model import Pause, Say, Timer, TimerWarning, Wait, script_to_dict
+from tests.audio.conftest import FakeSynth, night, sample_night
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> AudioEngine:
+    return AudioEngine(AudioSettings(), cache_dir=tmp_path, synthesizer=FakeSynth())
+
+
+def test_every_pause_is_exact_to_the_sample(engine: AudioEngine) -> None:
+    script = sample_night()
+    timeline = engine.render(script)
+    pauses = [e for e in timeline.events if e.kind == "pause"]
+    assert [e.end - e.start for e in pauses] == [
+        round(s.seconds * SAMPLE_RATE) for s in script.steps if isinstance(s, Pause)
+    ]
+    # A pause starts where the call before it ends and ends where the next begins.
+    for pause in pauses:
+        before = [e for e in timeline.events if e.end == pause.start and e.kind == "say"]
+        after = [e for e in timeline.events if e.start == pause.end]
+        assert before and after
+
+
+def test_one_event_per_sounding_step_in_order(engine: AudioEngine) -> None:
+    script = sample_night()
+    timeline = engine.render(script)
+    assert [(e.kind, e.step) for e in timeline.events] == [
+        (s.kind, i) for i, s in enumerate(script.steps)
+    ]
+    starts = [e.start for e in timeline.events]
+    assert starts == sorted(starts)
+    out = timeline.to_dict()
+    assert set(out) == {"sample_rate", "duration", "events"}
+    assert out["events"][0] == {
+        "kind": "say",
+        "step": 0,
+        "role": None,
+        "text": "Everyone, close your eyes.",
+        "start": LEAD_IN,
+        "end": timeline.events[0].end / SAMPLE_RATE,
+    }
+    json.dumps(out)
+
+
+def test_calls_that_follow_each_other_get_one_breath(engine: AudioEngine) -> None:
+    timeline = engine.render(night(Say("One."), Say("Two.")))
+    first, second = timeline.events
+    assert second.start - first.end == round(GAP * SAMPLE_RATE)
+
+
+def test_bed_runs_from_lead_in_to_tail_and_never_stops(engine: AudioEngine) -> None:
+    timeline = engine.render(sample_night())
+    rate = timeline.sample_rate
+    first, last = timeline.events[0], timeline.events[-1]
+    assert first.start == round(LEAD_IN * rate)
+    assert len(timeline.samples) == last.end + round(TAIL * rate)
+    # Bed alone (the voice is a fake tone): every window of the night holds a tap.
+    bed = timeline.samples.copy()
+    for e in timeline.events:
+        if e.kind != "pause":
+            bed[e.start : e.end] = 0  # ignore the voice, look between calls
+    window = round(0.7 * rate)
+    for e in timeline.events:
+        if e.kind == "pause" and e.end - e.start >= window:
+            for a in range(e.start, e.end - window, rate // 10):
+                assert np.max(np.abs(bed[a : a + window])) > 0.005
+    assert np.max(np.abs(timeline.samples[: rate // 2])) > 0.0  # taps in the lead-in
+    assert np.max(np.abs(timeline.samples[last.end : last.end + rate])) > 0.005
+
+
+def test_no_bed_means_digital_silence_in_every_pause(tmp_path: Path) -> None:
+    engine = AudioEngine(AudioSettings(bed=False), cache_dir=tmp_path, synthesizer=FakeSynth())
+    timeline = engine.render(sample_night())
+    assert timeline.events[0].start == 0
+    for e in timeline.events:
+        if e.kind == "pause":
+            assert not np.any(timeline.samples[e.start : e.end])
+
+
+def test_the_voice_sits_above_the_bed_the_same_for_every_call(tmp_path: Path) -> None:
+    class Silent(FakeSynth):
+        def synthesize(self, line: Line) -> Clip:
+            return Clip(np.zeros_like(super().synthesize(line).samples), self.sample_rate)
+
+    script = sample_night()
+    settings = AudioSettings()
+    timeline = AudioEngine(settings, cache_dir=tmp_path, synthesizer=FakeSynth()).render(script)
+    says = [e for e in timeline.events if e.kind == "say"]
+    pauses = [e for e in timeline.events if e.kind == "pause"]
+    bed_rms = np.sqrt(
+        np.mean(np.concatenate([timeline.samples[p.start : p.end] for p in pauses]) ** 2)
+    )
+    for e in says:
+        voice = timeline.samples[e.start : e.end]
+        assert np.sqrt(np.mean(voice**2)) > 4 * bed_rms  # 12 dB and more
+    # With a silent voice, what is left under each call is the bed ducked by DUCK.
+    quiet = AudioEngine(settings, cache_dir=tmp_path / "q", synthesizer=Silent()).render(script)
+    bed = TapBed(load_knocks(SAMPLE_RATE), SAMPLE_RATE).render(0, len(quiet.samples))
+    gain = settings.bed_volume * BED_LEVEL
+    attack = round(DUCK_ATTACK * SAMPLE_RATE)
+    for e in says:
+        under = quiet.samples[e.start + attack : e.end]
+        expected = bed[e.start + attack : e.end] * gain * DUCK
+        assert np.allclose(under, expected, atol=1e-6)
+
+
+def test_bed_settings_tempo_volume_off(tmp_path: Path) -> None:
+    def render(**kw: object) -> np.ndarray:
+        settings = AudioSettings(**kw)  # type: ignore[arg-type]
+        engine = AudioEngine(settings, cache_dir=tmp_path, synthesizer=FakeSynth())
+        tl = engine.render(night(Pause(8.0)))
+        return tl.samples
+
+    loud, soft = render(bed_volume=0.8), render(bed_volume=0.2)
+    assert np.max(np.abs(loud)) == pytest.approx(4 * np.max(np.abs(soft)), rel=1e-3)
+    assert not np.any(render(bed=False))
+    knocks = load_knocks(SAMPLE_RATE)
+    slow = TapBed(knocks, SAMPLE_RATE, tempo=1.0).onsets(0, 60 * SAMPLE_RATE)
+    fast = TapBed(knocks, SAMPLE_RATE, tempo=2.0).onsets(0, 60 * SAMPLE_RATE)
+    assert 1.7 < len(fast) / len(slow) < 2.3
+
+
+def test_bed_is_the_same_rendered_in_chunks_or_at_once() -> None:
+    knocks = load_knocks(SAMPLE_RATE)
+    whole = TapBed(knocks, SAMPLE_RATE).render(0, 40 * SAMPLE_RATE)
+    chunked_bed = TapBed(knocks, SAMPLE_RATE)
+    rng = np.random.default_rng(3)
+    parts, pos = [], 0
+    while pos < len(whole):
+        n = int(rng.integers(1, 30000))
+        parts.append(chunked_bed.render(pos, n))
+        pos += n
+    assert np.array_equal(np.concatenate(parts)[: len(whole)], whole)
+
+
+def test_bed_has_human_timing_and_no_long_gap() -> None:
+    bed = TapBed(load_knocks(SAMPLE_RATE), SAMPLE_RATE)
+    onsets = np.array(bed.onsets(0, 600 * SAMPLE_RATE)) / SAMPLE_RATE
+    gaps = np.diff(onsets)
+    assert gaps.max() <= bed.max_gap + 1e-3
+    assert 3 < len(onsets) / 600 < 9  # a few taps a second
+    assert np.std(gaps) / np.mean(gaps) > 0.3  # not a metronome: no loop to hear
+
+
+def test_play_and_render_give_the_same_samples(engine: AudioEngine) -> None:
+    """The render-ahead (step by step, read while growing) equals the one-shot mix."""
+    script = sample_night()
+    whole = engine.render(script)
+    mix = MixBuilder(SAMPLE_RATE, bed=engine._bed(script, engine.settings), capacity=1)
+    feeder = Feeder(mix, latency_frames=2205)
+    heard: list[np.ndarray] = []
+    block = np.zeros(551, np.float32)
+    for index, step in enumerate(script.steps):
+        mix.add(index, step, engine._clips(step, "en", engine.settings))
+        for _ in range(3):
+            feeder.fill(block)
+            heard.append(block.copy())
+    mix.finish()
+    while feeder.fill(block):
+        heard.append(block.copy())
+    played = np.concatenate(heard)
+    played = played[: len(whole.samples)]
+    assert np.array_equal(played, whole.samples)
+    assert feeder.starved == 0
+
+
+def test_feeder_waits_for_the_render_instead_of_skipping_ahead() -> None:
+    mix = MixBuilder(SAMPLE_RATE, bed=None, capacity=1)
+    feeder = Feeder(mix, latency_frames=100)
+    block = np.ones(256, np.float32)
+    assert feeder.fill(block) and not np.any(block)
+    assert feeder.pos == 0 and feeder.starved == 1
+    mix.add(0, Pause(1.0), [])
+    mix.finish()
+    feeder.fill(block)
+    assert feeder.pos == 256
+
+
+def test_feeder_pause_skip_and_end() -> None:
+    mix = MixBuilder(SAMPLE_RATE, bed=None, capacity=1)
+    tone = np.full(1000, 0.5, np.float32)
+    mix.add(0, Say("a"), [tone])
+    mix.add(1, Pause(1.0), [])
+    mix.add(2, Say("b"), [tone])
+    mix.finish()
+    feeder = Feeder(mix, latency_frames=0)
+    block = np.zeros(100, np.float32)
+    feeder.fill(block)
+    feeder.paused = True
+    feeder.fill(block)
+    assert feeder.pos == 100 and not np.any(block)
+    feeder.paused = False
+    feeder.skip()
+    feeder.fill(block)
+    assert feeder.pos == mix.events[2].start + 100
+    while feeder.fill(block):
+        pass
+    assert feeder.pos == mix.length
+
+
+def test_timer_is_silence_with_warnings_before_the_end(engine: AudioEngine) -> None:
+    timer = Timer(10.0, "Discussion", (TimerWarning(3.0, "Three seconds left."),), end="Vote!")
+    timeline = engine.render(night(timer, Wait("Vote now."), phase="day"))
+    rate = timeline.sample_rate
+    kinds = [(e.kind, e.text) for e in timeline.events]
+    assert kinds == [("timer", "Discussion"), ("say", "Three seconds left."), ("say", "Vote!")]
+    t, warn, end = timeline.events
+    assert t.end - t.start == 10 * rate
+    assert warn.start == t.end - 3 * rate
+    assert end.start == t.end
+
+
+def test_cost_is_linear_in_the_number_of_lines(tmp_path: Path) -> None:
+    def work(blocks: int) -> int:
+        steps = []
+        for i in range(blocks):
+            steps += [Say(f"Role {i % 7}, wake up."), Pause(2.0), Say("Close your eyes.")]
+        engine = AudioEngine(AudioSettings(), cache_dir=tmp_path, synthesizer=FakeSynth())
+        mix = MixBuilder(SAMPLE_RATE, bed=engine._bed(night(), engine.settings), capacity=1)
+        for index, step in enumerate(steps):
+            mix.add(index, step, engine._clips(step, "en", engine.settings))
+        mix.finish()
+        return mix.samples_written
+
+    w10, w20, w40 = work(10), work(20), work(40)
+    per_block = (w40 - w20) / 20
+    assert (w20 - w10) / 10 == pytest.approx(per_block, rel=0.01)
+
+
+def test_warm_cache_synthesises_nothing(tmp_path: Path) -> None:
+    fake = FakeSynth()
+    AudioEngine(AudioSettings(), cache_dir=tmp_path, synthesizer=fake).render(sample_night())
+    first = len(fake.calls)
+    again = AudioEngine(AudioSettings(), cache_dir=tmp_path, synthesizer=fake)
+    again.render(sample_night())
+    assert len(fake.calls) == first == 6
+    # Anything that changes the sound is a new key.
+    AudioEngine(AudioSettings(rate=200), cache_dir=tmp_path, synthesizer=fake).render(
+        sample_night()
+    )
+    assert len(fake.calls) == 12
+
+
+def test_script_json_round_trip() -> None:
+    timer = Timer(10.0, "Discussion", (TimerWarning(3.0, "Soon."),), end="Vote!")
+    script = night(*sample_night().steps, timer, Wait("Go on."))
+    assert script_from_dict(json.loads(json.dumps(script_to_dict(script)))) == script
