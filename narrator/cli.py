@@ -115,7 +115,7 @@ def _print_json(value: Any) -> None:
 
 
 def cmd_rulesets(args: argparse.Namespace, catalog: Catalog) -> int:
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "id": r.id,
             "name": r.name.get("en"),
@@ -151,7 +151,7 @@ def _wakes(ruleset: Ruleset, role_id: str) -> str:
 
 def cmd_roles(args: argparse.Namespace, catalog: Catalog) -> int:
     ruleset = catalog.get(args.ruleset)
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "id": r.id,
             "name": dict(r.name.values),

@@ -30,7 +30,9 @@ class RulesetError(NarratorError):
         where = ""
         if self.path is not None:
             where = f"{self.path}:{self.line}: " if self.line else f"{self.path}: "
-        return f"{where}{self.message}"
+        # One line, always: a key or value quoted in the message may hold a newline.
+        message = "".join(c if c.isprintable() else repr(c)[1:-1] for c in self.message)
+        return f"{where}{message}"
 
 
 class UnknownRuleset(NarratorError):

@@ -73,6 +73,7 @@ class _Reader:
         self.path = path
         self.languages: tuple[str, ...] = ()
         self.role_ids: tuple[str, ...] = ()
+        self.team_ids: tuple[str, ...] = ()
 
     def fields(self, data: Any, what: str, line: int = 0) -> Fields:
         return Fields(data, self.path, what, line)
@@ -251,7 +252,7 @@ class _Reader:
         role = Role(
             id=role_id,
             name=self.text(f.required("name"), f"the name of {what}", f.line_of("name")),
-            team=f.get("team", str, need=True),
+            team=self.team(f),
             max_count=f.whole("max", 1, low=1),
             turns=tuple(turns),
             wakes_with=wakes_with,
@@ -262,6 +263,16 @@ class _Reader:
         )
         f.done()
         return role
+
+    def team(self, f: Fields) -> str:
+        team = f.get("team", str, need=True)
+        if team not in self.team_ids:
+            raise f.error(
+                "team",
+                f"{f.what} is on team '{team}', which is not under 'teams'"
+                f"{did_you_mean(team, self.team_ids)}",
+            )
+        return team
 
     # -- setup -------------------------------------------------------------------
 
@@ -459,6 +470,7 @@ class _Reader:
         teams = tuple(
             (str(k), self.text(v, f"team '{k}'", tf.line_of(str(k)))) for k, v in tf.data.items()
         )
+        self.team_ids = tuple(t for t, _ in teams)
         default_time = f.number("action_time", 10.0)
         roles = f.listed("roles", lambda v, ln: self.role(v, ln, default_time))
         if not roles:
@@ -487,7 +499,6 @@ class _Reader:
         """What no single mapping can tell: unique ids, group leads, buildable decks."""
         seen: dict[str, int] = {}
         by_id = {r.id: r for r in ruleset.roles}
-        teams = dict(ruleset.teams)
         for role in ruleset.roles:
             if role.id in seen:
                 raise RulesetError(
@@ -497,13 +508,6 @@ class _Reader:
                     role.line,
                 )
             seen[role.id] = role.line
-            if role.team not in teams:
-                raise RulesetError(
-                    f"role '{role.id}' is on team '{role.team}', which is not "
-                    f"under 'teams'{did_you_mean(role.team, teams)}",
-                    self.path,
-                    role.line,
-                )
             if role.wakes_with is not None:
                 lead = by_id[role.wakes_with]
                 if not lead.turns or lead.wakes_with is not None:

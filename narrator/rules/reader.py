@@ -7,6 +7,7 @@ key it never asked for -- so a typo in a ruleset is an error, never a silent no-
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -70,6 +71,13 @@ class Fields:
     def required(self, key: str) -> Any:
         self.seen.add(key)
         if key not in self.data:
+            # A typo of the missing key is the likeliest cause: point at it.
+            strays = [str(k) for k in self.data if k not in self.seen]
+            close = difflib.get_close_matches(key, strays, n=1, cutoff=0.6)
+            if close:
+                raise self.error(
+                    close[0], f"unknown key '{close[0]}' in {self.what}; did you mean '{key}'?"
+                )
             raise RulesetError(f"{self.what} needs the key '{key}'", self.path, self.line or None)
         return self.data[key]
 

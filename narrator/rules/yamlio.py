@@ -66,5 +66,10 @@ def read_yaml(text: str, path: Path | str) -> Any:
         line = mark.line + 1 if mark is not None else None
         problem = exc.problem or exc.context or "cannot be read"
         raise RulesetError(f"not valid YAML: {problem}", path, line) from None
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        raise RulesetError(
+            f"the character {chr(exc.character)!r} cannot appear in YAML; remove it", path, line
+        ) from None
     except yaml.YAMLError as exc:
-        raise RulesetError(f"not valid YAML: {exc}", path) from None
+        raise RulesetError(f"not valid YAML: {' '.join(str(exc).split())}", path) from None

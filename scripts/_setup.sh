@@ -1,0 +1,58 @@
+# Sourced by scripts/run and scripts/test: bring a fresh Debian machine to where
+# narrator runs. Idempotent and quick when nothing is missing.
+#   NARRATOR_SETUP=app   apt: libportaudio2;           pip: narrator
+#   NARRATOR_SETUP=dev   apt: + pulseaudio, tmux ...;  pip: narrator[dev]
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+profile=${NARRATOR_SETUP:-app}
+
+apt_packages=(libportaudio2)
+if [ "$profile" = dev ]; then
+  # A real sound server for tests/audio (a null sink, started by the tests), and
+  # tmux for the test that drives the real terminal.
+  apt_packages+=(pulseaudio pulseaudio-utils libasound2-plugins tmux)
+fi
+
+missing=()
+for pkg in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+python=${PYTHON:-python3}
+if ! "$python" -c 'import venv, ensurepip' 2>/dev/null; then
+  missing+=(python3-venv)
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "setup: installing ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "setup: missing system packages: ${missing[*]}" >&2
+    echo "setup: install them with: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+  echo "setup: narrator needs Python 3.11 or newer; $("$python" --version) found" >&2
+  exit 1
+fi
+
+venv="$root/.venv"
+[ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
+extras=""
+[ "$profile" = dev ] && extras="[dev]"
+# Reinstall only when pyproject.toml changed since the last install.
+stamp="$venv/.narrator-$profile-$(sha1sum pyproject.toml | cut -c1-12)"
+if [ ! -e "$stamp" ]; then
+  echo "setup: installing narrator$extras into .venv" >&2
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check -e ".$extras" 2>&1 \
+    | grep -v -i "^WARNING: Location" >&2 || true
+  "$venv/bin/python" -c 'import narrator' || { echo "setup: pip install failed" >&2; exit 1; }
+  rm -f "$venv"/.narrator-"$profile"-*
+  touch "$stamp"
+fi

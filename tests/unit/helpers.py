@@ -1,0 +1,38 @@
+"""Small helpers shared by the pure tests: compact views of a script."""
+
+from __future__ import annotations
+
+from itertools import groupby
+from pathlib import Path
+
+from narrator.rules import Ruleset, load_ruleset, parse_roles
+from narrator.script import Pause, Plan, Say, Script, Timer, Wait, build_script
+
+RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
+
+
+def ruleset(ruleset_id: str) -> Ruleset:
+    return load_ruleset(RULESETS / f"{ruleset_id}.yaml")
+
+
+def script(ruleset_id: str, players: int, roles: str, **plan: object) -> Script:
+    rs = ruleset(ruleset_id)
+    return build_script(rs, Plan(players=players, roles=parse_roles(roles, rs), **plan))  # type: ignore[arg-type]
+
+
+def seq(script: Script) -> list[tuple[str, str | None, str | float]]:
+    """(kind, role, text or seconds) for every step."""
+    out: list[tuple[str, str | None, str | float]] = []
+    for step in script.steps:
+        if isinstance(step, Say | Wait):
+            out.append((step.kind, step.role, step.text))
+        elif isinstance(step, Pause | Timer):
+            out.append((step.kind, step.role, step.seconds))
+        else:
+            out.append((step.kind, step.role, step.sound))
+    return out
+
+
+def calls(script: Script) -> list[str]:
+    """The roles called, in order; consecutive steps of one role count once."""
+    return [role for role, _ in groupby(s.role for s in script.steps if s.role is not None)]
