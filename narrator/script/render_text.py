@@ -62,8 +62,10 @@ def render_text(script: Script, title: str) -> str:
     lines.append("")
     for start, step in timed_steps(script):
         where = ""
-        if script.rounds and step.round is not None:
-            where = f"r{step.round}" + (f" t{step.turn}" if step.turn else "") + " "
+        if script.rounds:
+            mark = f"r{step.round}" if step.round is not None else ""
+            mark += f" t{step.turn}" if step.turn is not None else ""
+            where = f"{mark:<7}"
         role = step.role or "everyone"
         lines.append(f"~{clock(start):>6}  {step.kind:<5}  {where}{role:<13}  {describe(step)}")
     lines.append("")
