@@ -1,0 +1,220 @@
+"""NarratorApp: wires the screens together; everything else is passed in.
+
+The app receives its collaborators (engine, clock, settings store, catalog, audio
+choices) so tests build it with a silent engine and a manual clock. It holds the
+flow -- game, players and roles, preview, night, day, next night -- and nothing
+of the game's rules, which live in `Game` and the core.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+from typing import ClassVar
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from narrator.rules.catalog import Catalog
+from narrator.tui.commands import NarratorCommands
+from narrator.tui.engine import AudioChoices, Clock, NightEngine, audio_settings
+from narrator.tui.game import Game
+from narrator.tui.screens.day import DayScreen
+from narrator.tui.screens.export import ExportDialog
+from narrator.tui.screens.games import GamesScreen
+from narrator.tui.screens.help import HelpScreen
+from narrator.tui.screens.night import NightScreen
+from narrator.tui.screens.preview import PreviewScreen
+from narrator.tui.screens.settings import SettingsScreen
+from narrator.tui.screens.setup import SetupScreen
+from narrator.tui.settings import Settings, SettingsStore
+
+
+class NarratorApp(App[int]):
+    CSS_PATH = "app.tcss"
+    TITLE = "narrator"
+    SUB_TITLE = "calls the night"
+    COMMANDS = App.COMMANDS | {NarratorCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1,question_mark", "help", "Help"),
+        Binding("f2", "settings", "Settings"),
+        Binding("ctrl+t", "theme", "Theme"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(
+        self,
+        engine: NightEngine,
+        store: SettingsStore,
+        settings: Settings,
+        catalog: Catalog,
+        clock: Clock,
+        choices: AudioChoices,
+        notice: str | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        super().__init__()
+        self.engine = engine
+        self.store = store
+        self.settings = settings
+        self.catalog = catalog
+        self.clock = clock
+        self.choices = choices
+        self.notice = notice
+        self.rng = rng or random.Random()
+        self.game: Game | None = None
+        self.audio_problem: str | None = None
+
+    def on_mount(self) -> None:
+        self.theme = self.settings.theme
+        self.engine.settings = audio_settings(self.settings)
+        self.push_screen(GamesScreen(self.catalog, self.settings.language))
+        if self.notice:
+            self.notify(self.notice, title="Settings", severity="warning", timeout=15)
+        self.check_audio()
+
+    def on_unmount(self) -> None:
+        self.engine.close()  # quitting mid-night silences the speaker at once
+
+    @work(thread=True, group="check")
+    def check_audio(self) -> None:
+        problem = self.engine.check_output()
+        self.call_from_thread(self._audio_checked, problem)
+
+    def _audio_checked(self, problem: str | None) -> None:
+        self.audio_problem = problem
+        if problem:
+            self.notify(
+                f"{problem}. You can still export nights to a sound file.",
+                title="No sound",
+                severity="warning",
+                timeout=15,
+            )
+        for screen in self.screen_stack:
+            if isinstance(screen, PreviewScreen):
+                screen.set_audio_problem(problem)
+
+    def _save(self, settings: Settings) -> None:
+        self.settings = settings
+        self.engine.settings = audio_settings(settings)
+        try:
+            self.store.save(settings)
+        except OSError as exc:
+            self.notify(f"Could not save the settings: {exc}", severity="error")
+
+    # -- the flow --------------------------------------------------------------------
+    def on_games_screen_game_chosen(self, message: GamesScreen.GameChosen) -> None:
+        ruleset = self.catalog.rulesets[message.ruleset_id]
+        self.game = Game.start(ruleset, self.settings.language, self.settings.pace)
+        saved = self.settings.action_times.get(ruleset.id, {})
+        self.game.action_times = {r: t for r, t in saved.items() if r in ruleset.role_ids}
+        self.push_screen(SetupScreen(self.game, self.rng))
+
+    def on_setup_screen_preview_requested(self) -> None:
+        assert self.game is not None
+        wpm = self.engine.settings.rate_for(self.game.lang)
+        self.push_screen(PreviewScreen(self.game, wpm, self.audio_problem))
+
+    def on_setup_screen_play_requested(self) -> None:
+        self.start_night()
+
+    def on_preview_screen_play_requested(self) -> None:
+        self.start_night()
+
+    def start_night(self) -> None:
+        assert self.game is not None
+        if self.audio_problem:
+            self.notify(f"No sound: {self.audio_problem}", severity="error")
+            self.on_preview_screen_export_requested()
+            return
+        night = NightScreen(self.game, self.engine, self.clock, autostart=True)
+        self.push_screen(night, self._night_over)
+
+    def _night_over(self, result: str | None) -> None:
+        if result == "finished" and self.game is not None:
+            self.push_screen(DayScreen(self.game, self.engine, self.clock, autostart=True))
+
+    def on_day_screen_next_night_requested(self) -> None:
+        assert self.game is not None
+        self.game.next_night()
+        self.pop_screen()
+        self.start_night()
+
+    def on_day_screen_new_game_requested(self) -> None:
+        self.action_choose_game()
+
+    def on_preview_screen_action_time_changed(
+        self, message: PreviewScreen.ActionTimeChanged
+    ) -> None:
+        assert self.game is not None
+        ruleset = self.game.ruleset.id
+        self._save(self.settings.with_action_time(ruleset, message.role_id, message.seconds))
+
+    def on_preview_screen_export_requested(self) -> None:
+        game = self.game
+        assert game is not None
+        default = Path.home() / f"narrator-{game.ruleset.id}-night{game.night}.wav"
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.export(game, path)
+
+        self.push_screen(ExportDialog(default), chosen)
+
+    @work(thread=True, exclusive=True, group="export")
+    def export(self, game: Game, path: Path) -> None:
+        self.call_from_thread(self.notify, f"Exporting night {game.night} to {path} …")
+        try:
+            self.engine.export(game.script("night"), path)
+        except Exception as exc:
+            self.call_from_thread(self.notify, f"Export failed: {exc}", severity="error")
+            return
+        self.call_from_thread(self.notify, f"Night {game.night} saved as {path}")
+
+    def on_settings_screen_test_sound_requested(
+        self, message: SettingsScreen.TestSoundRequested
+    ) -> None:
+        self.test_sound(message.settings)
+
+    @work(thread=True, exclusive=True, group="test-sound")
+    def test_sound(self, settings: Settings | None = None) -> None:
+        settings = settings or self.settings
+        try:
+            self.engine.settings = audio_settings(settings)
+            self.engine.speak("This is narrator. One, two, three.", settings.language)
+        except Exception as exc:
+            self.call_from_thread(self.notify, f"Test sound failed: {exc}", severity="error")
+        finally:
+            self.engine.settings = audio_settings(self.settings)
+
+    # -- actions everywhere ----------------------------------------------------------
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_settings(self) -> None:
+        def saved(settings: Settings | None) -> None:
+            if settings is not None:
+                self._save(settings)
+                self.notify("Settings saved.")
+
+        if not isinstance(self.screen, SettingsScreen):
+            self.push_screen(SettingsScreen(self.settings, self.choices), saved)
+
+    def action_theme(self) -> None:
+        theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+        self.theme = theme
+        self._save(replace(self.settings, theme=theme))
+
+    def action_choose_game(self) -> None:
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+
+    async def action_quit(self) -> None:
+        for screen in self.screen_stack:
+            if isinstance(screen, NightScreen | DayScreen):
+                screen.halt()
+        self.engine.close()
+        self.exit(0)

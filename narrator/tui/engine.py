@@ -1,0 +1,243 @@
+"""What the app needs from the audio layer, as Protocols, plus a silent engine.
+
+The app never imports `narrator.audio` at module level: it receives an engine that
+satisfies `NightEngine` (the real `narrator.audio.AudioEngine` does, structurally),
+so tests and `NARRATOR_AUDIO=fake` can run the whole game without a sound device.
+
+`SilentEngine` is that stand-in: it "plays" a script on an injected `Clock`, step by
+step, with the preview's estimated speech lengths, and remembers which steps were
+heard. Time only moves when the clock does, so a test can run a five-minute
+discussion in a millisecond by advancing a manual clock.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from narrator.script import Say, Script
+from narrator.script.render_text import WORDS_PER_MINUTE, timed_steps, total_seconds
+from narrator.tui.settings import Settings
+
+if TYPE_CHECKING:
+    from narrator.audio.settings import AudioSettings
+
+
+class Clock(Protocol):
+    """Seconds on a monotonic scale; the app's timers read nothing else."""
+
+    def now(self) -> float: ...
+
+
+class SystemClock:
+    def now(self) -> float:
+        return time.monotonic()
+
+
+class Playing(Protocol):
+    """A script being heard (`narrator.audio.Playback` satisfies it)."""
+
+    @property
+    def position(self) -> float: ...
+    @property
+    def duration(self) -> float | None: ...
+    @property
+    def current_step(self) -> int | None: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def error(self) -> str | None: ...
+    def pause(self) -> None: ...
+    def resume(self) -> None: ...
+    def skip(self) -> None: ...
+    def stop(self) -> None: ...
+    def wait(self, timeout: float | None = None) -> bool: ...
+
+
+class NightEngine(Protocol):
+    """The subset of `narrator.audio.AudioEngine` the app uses."""
+
+    @property
+    def settings(self) -> AudioSettings: ...
+    @settings.setter
+    def settings(self, value: AudioSettings) -> None: ...
+    def check_output(self) -> str | None: ...
+    def play(self, script: Script) -> Playing: ...
+    def speak(self, text: str, lang: str) -> Playing: ...
+    def export(self, script: Script, path: Path) -> None: ...
+    def close(self) -> None: ...
+
+
+class SilentPlayback:
+    """Plays a script on a clock: estimated speech, exact pauses, no sound."""
+
+    def __init__(self, script: Script, clock: Clock, wpm: int = WORDS_PER_MINUTE) -> None:
+        self.script = script
+        self._clock = clock
+        self._starts = [start for start, _ in timed_steps(script, wpm)]
+        self._total = total_seconds(script, wpm)
+        self._lock = threading.Lock()
+        self._t0 = clock.now()
+        self._offset = 0.0  # seconds jumped by skip()
+        self._paused_at: float | None = None
+        self._stopped = False
+        self._next = 0  # first step not yet heard or skipped
+        self.heard: list[int] = []
+
+    def _pos(self) -> float:
+        now = self._paused_at if self._paused_at is not None else self._clock.now()
+        return min(self._total, now - self._t0 + self._offset)
+
+    def _advance(self) -> float:
+        pos = self._pos()
+        while (
+            not self._stopped
+            and self._next < len(self._starts)
+            and (self._starts[self._next] <= pos or pos >= self._total)
+        ):
+            self.heard.append(self._next)
+            self._next += 1
+        return pos
+
+    @property
+    def position(self) -> float:
+        with self._lock:
+            return self._advance()
+
+    @property
+    def duration(self) -> float | None:
+        return self._total
+
+    @property
+    def current_step(self) -> int | None:
+        with self._lock:
+            self._advance()
+            if self._stopped or self._next == 0:
+                return None
+            if self._pos() >= self._total:
+                return None
+            return self._next - 1
+
+    @property
+    def finished(self) -> bool:
+        with self._lock:
+            return self._stopped or self._advance() >= self._total
+
+    @property
+    def error(self) -> str | None:
+        return None
+
+    def pause(self) -> None:
+        with self._lock:
+            if self._paused_at is None:
+                self._advance()
+                self._paused_at = self._clock.now()
+
+    def resume(self) -> None:
+        with self._lock:
+            if self._paused_at is not None:
+                self._t0 += self._clock.now() - self._paused_at
+                self._paused_at = None
+
+    def skip(self) -> None:
+        """Jump to the next call: the steps in between are never heard."""
+        with self._lock:
+            pos = self._advance()
+            steps = self.script.steps
+            target = next(
+                (i for i in range(self._next, len(steps)) if isinstance(steps[i], Say)),
+                len(steps),
+            )
+            new_pos = self._starts[target] if target < len(steps) else self._total
+            self._offset += max(0.0, new_pos - pos)
+            self._next = target
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+
+    def wait(self, timeout: float | None = None) -> bool:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not self.finished:
+            if deadline is not None and time.monotonic() >= deadline:
+                return False
+            time.sleep(0.005)
+        return True
+
+
+class SilentEngine:
+    """A `NightEngine` that makes no sound: `NARRATOR_AUDIO=fake`, and the tests."""
+
+    def __init__(self, settings: AudioSettings | None = None, clock: Clock | None = None) -> None:
+        self._settings = settings
+        self.clock: Clock = clock or SystemClock()
+        self.playbacks: list[SilentPlayback] = []
+        self.exported: list[tuple[Script, Path]] = []
+
+    @property
+    def settings(self) -> AudioSettings:
+        assert self._settings is not None, "SilentEngine was given no settings"
+        return self._settings
+
+    @settings.setter
+    def settings(self, value: AudioSettings) -> None:
+        self._settings = value
+
+    def _wpm(self, lang: str) -> int:
+        return WORDS_PER_MINUTE if self._settings is None else self._settings.rate_for(lang)
+
+    def check_output(self) -> str | None:
+        return None
+
+    def play(self, script: Script) -> SilentPlayback:
+        playback = SilentPlayback(script, self.clock, self._wpm(script.lang))
+        self.playbacks.append(playback)
+        return playback
+
+    def speak(self, text: str, lang: str) -> SilentPlayback:
+        line = Script("", "day", 0, lang, 0, (), (Say(text),))
+        return self.play(line)
+
+    def export(self, script: Script, path: Path) -> None:
+        self.exported.append((script, path))
+        path.write_text(f"narrator silent export: {len(script.steps)} steps\n")
+
+    def close(self) -> None:
+        for playback in self.playbacks:
+            playback.stop()
+
+
+class AudioChoices(Protocol):
+    """The voices and output devices offered in the settings, as (id, label) pairs."""
+
+    def voices(self, lang: str) -> list[tuple[str, str]]: ...
+    def devices(self) -> list[tuple[str, str]]: ...
+
+
+class NoChoices:
+    """No speech engine to ask: only the defaults are offered."""
+
+    def voices(self, lang: str) -> list[tuple[str, str]]:
+        return []
+
+    def devices(self) -> list[tuple[str, str]]:
+        return []
+
+
+def audio_settings(settings: Settings) -> AudioSettings:
+    """The audio part of the user's settings, as the audio layer takes it."""
+    from narrator.audio.settings import AudioSettings
+
+    return AudioSettings(
+        voice=settings.voice,
+        rate=settings.rate,
+        bed=settings.bed,
+        bed_volume=settings.bed_volume,
+        bed_tempo=settings.bed_tempo,
+        volume=settings.volume,
+        device=int(settings.device)
+        if settings.device and settings.device.isdigit()
+        else settings.device,
+    )

@@ -1,0 +1,180 @@
+"""The game being set up and played: a small pure-python controller.
+
+Widgets show it and call its methods; they never hold game state themselves. All
+rules come from the core (`check_selection`, `recommended`, `build_script`), so the
+app can never accept a selection the command line would refuse.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from narrator.rules import Report, Role, Ruleset, SelectionError, check_selection, recommended
+from narrator.script import Plan, Script, build_script
+from narrator.script.model import Phase
+
+Roles = tuple[tuple[str, int], ...]
+
+
+@dataclass
+class Game:
+    """Players, chosen roles, language and times; and which night we are on."""
+
+    ruleset: Ruleset
+    players: int
+    counts: dict[str, int] = field(default_factory=dict)
+    lang: str = "en"
+    night: int = 1
+    pace: float = 1.0
+    action_times: dict[str, float] = field(default_factory=dict)
+    turn_seconds: float | None = None  # rounds: None = the ruleset's, 0 = wait for a key
+
+    @classmethod
+    def start(cls, ruleset: Ruleset, lang: str = "en", pace: float = 1.0) -> Game:
+        """A new game at the smallest sensible table, with its recommended deck."""
+        low = ruleset.setup.min_players
+        players = min(max(low, 5), ruleset.setup.max_players)
+        game = cls(ruleset, players, lang=lang if lang in ruleset.languages else "", pace=pace)
+        if not game.lang:
+            game.lang = ruleset.languages[0]
+        game.recommend()
+        return game
+
+    # -- what the screen shows ---------------------------------------------------------
+    @property
+    def title(self) -> str:
+        return self.ruleset.name.get(self.lang)
+
+    @property
+    def roles(self) -> Roles:
+        return tuple((r, self.counts[r]) for r in self.ruleset.role_ids if self.counts.get(r))
+
+    @property
+    def cards(self) -> int:
+        return sum(self.counts.values())
+
+    def report(self) -> Report:
+        return check_selection(self.ruleset, self.players, self.roles)
+
+    @property
+    def valid(self) -> bool:
+        return self.report().ok
+
+    @property
+    def many_nights(self) -> bool:
+        return self.ruleset.nights != 1
+
+    @property
+    def has_next_night(self) -> bool:
+        return self.ruleset.nights is None or self.night < self.ruleset.nights
+
+    def name(self, role_id: str) -> str:
+        return self.ruleset.role(role_id).name.get(self.lang)
+
+    def groups(self) -> list[tuple[str, list[Role]]]:
+        """The roles by team, in the ruleset's order of teams."""
+        out = []
+        for team, _ in self.ruleset.teams:
+            members = [r for r in self.ruleset.roles if r.team == team]
+            if members:
+                out.append((self.ruleset.team_name(team, self.lang), members))
+        return out
+
+    def waking_roles(self) -> list[tuple[str, float]]:
+        """(role id, action time) of each chosen role with a timed turn of its own."""
+        out = []
+        for role_id, _ in self.roles:
+            role = self.ruleset.role(role_id)
+            main = [t for t in role.turns if t.main and t.action_time > 0]
+            if main:
+                out.append((role_id, self.action_times.get(role_id, main[0].action_time)))
+        return out
+
+    # -- editing -----------------------------------------------------------------------
+    def set_players(self, players: int) -> None:
+        setup = self.ruleset.setup
+        self.players = max(setup.min_players, min(setup.max_players, players))
+
+    def set_count(self, role_id: str, count: int) -> None:
+        most = self.ruleset.role(role_id).max_count
+        self.counts[role_id] = max(0, min(most, count))
+        if not self.counts[role_id]:
+            del self.counts[role_id]
+
+    def change_count(self, role_id: str, delta: int) -> None:
+        """+1/-1; roles that come in pairs move by two."""
+        step = 2 if role_id in self.ruleset.setup.pairs else 1
+        self.set_count(role_id, self.counts.get(role_id, 0) + delta * step)
+
+    def set_action_time(self, role_id: str, seconds: float) -> None:
+        self.action_times[role_id] = max(0.0, min(600.0, seconds))
+
+    def recommend(self) -> str | None:
+        """Use the recommended deck; a sentence when there is none for this count."""
+        try:
+            roles, discard = recommended(self.ruleset, self.players)
+        except SelectionError as exc:
+            return str(exc)
+        self.counts = dict(roles)
+        if discard:
+            return f"Deal all but {discard} card(s): remove them at random, unseen."
+        return None
+
+    def random_pick(self, rng: random.Random) -> bool:
+        """Random roles within the rules, keeping the recommended deck's team sizes."""
+        setup = self.ruleset.setup
+        try:
+            base, _ = recommended(self.ruleset, self.players)
+        except SelectionError:
+            base = ()
+        sizes: dict[str, int] = {}
+        for role_id, count in base:
+            team = self.ruleset.role(role_id).team
+            sizes[team] = sizes.get(team, 0) + count
+        if not sizes:
+            extra = rng.randint(setup.extra_min, setup.extra_max)
+            sizes = {"": self.players + extra}
+        for _ in range(500):
+            counts = self._draw(rng, sizes)
+            report = check_selection(self.ruleset, self.players, tuple(counts.items()))
+            if report.ok and counts != self.counts:
+                self.counts = counts
+                return True
+        return False
+
+    def _draw(self, rng: random.Random, sizes: dict[str, int]) -> dict[str, int]:
+        counts = {r: 1 for r in self.ruleset.setup.required}
+        for team, size in sizes.items():
+            pool = [r for r in self.ruleset.roles if not team or r.team == team]
+            left = size - sum(n for r, n in counts.items() if self.ruleset.role(r).team == team)
+            while left > 0 and pool:
+                role = rng.choice(pool)
+                step = 2 if role.id in self.ruleset.setup.pairs else 1
+                if counts.get(role.id, 0) + step > role.max_count or step > left:
+                    pool.remove(role)
+                    continue
+                counts[role.id] = counts.get(role.id, 0) + step
+                left -= step
+        return counts
+
+    # -- scripts -----------------------------------------------------------------------
+    def plan(self, phase: Phase) -> Plan:
+        return Plan(
+            players=self.players,
+            roles=self.roles,
+            night=self.night,
+            lang=self.lang,
+            phase=phase,
+            action_times=tuple(sorted(self.action_times.items())),
+            pace=self.pace,
+            turn_seconds=self.turn_seconds if self.ruleset.rounds is not None else None,
+        )
+
+    def script(self, phase: Phase) -> Script:
+        return build_script(self.ruleset, self.plan(phase))
+
+    def next_night(self) -> None:
+        if not self.has_next_night:
+            raise SelectionError(f"{self.title} has no night {self.night + 1}")
+        self.night += 1

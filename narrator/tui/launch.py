@@ -1,0 +1,66 @@
+"""Build the app from the environment: real audio, or the silent stand-in.
+
+`NARRATOR_AUDIO=fake` makes the app use `SilentEngine` (no sound library is loaded,
+no device is touched): for tests that drive the real `narrator` command, and for
+trying the app on a machine without speakers. Anything else uses the real
+`narrator.audio.AudioEngine`, imported here and only here.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from narrator.rules import load_catalog
+from narrator.tui.app import NarratorApp
+from narrator.tui.engine import AudioChoices, NightEngine, NoChoices, SilentEngine, SystemClock
+from narrator.tui.settings import SettingsStore
+
+if TYPE_CHECKING:
+    from narrator.audio.settings import AudioSettings
+
+
+class RealChoices:
+    """Voices and devices from the audio layer; none when it cannot tell."""
+
+    def voices(self, lang: str) -> list[tuple[str, str]]:
+        try:
+            from narrator.audio import list_voices
+
+            return [(v.id, v.name) for v in list_voices(lang)]
+        except Exception:
+            return []
+
+    def devices(self) -> list[tuple[str, str]]:
+        try:
+            from narrator.audio import list_devices
+
+            return [
+                (str(d.index), d.name + (" (default)" if d.default else "")) for d in list_devices()
+            ]
+        except Exception:
+            return []
+
+
+def make_app(environ: Mapping[str, str] | None = None) -> NarratorApp:
+    env = os.environ if environ is None else environ
+    store = SettingsStore()
+    settings, notice = store.load()
+    clock = SystemClock()
+    engine: NightEngine
+    choices: AudioChoices
+    if env.get("NARRATOR_AUDIO", "").lower() == "fake":
+        engine, choices = SilentEngine(clock=clock), NoChoices()
+    else:
+        from narrator.audio import AudioEngine
+
+        engine, choices = AudioEngine(_placeholder()), RealChoices()
+    return NarratorApp(engine, store, settings, load_catalog(), clock, choices, notice)
+
+
+def _placeholder() -> AudioSettings:
+    # The app sets the engine's real settings on mount (from the user's file).
+    from narrator.audio.settings import AudioSettings
+
+    return AudioSettings()

@@ -1,0 +1,70 @@
+"""GamesScreen: choose the game system (shipped or the user's own rulesets).
+
+A broken user ruleset is listed too, greyed out, with the loader's one-line error,
+so a typo in somebody's YAML is found here and not by its silence.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+from narrator.rules.catalog import Catalog
+
+
+class GamesScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "choose", "Choose", show=True)]
+
+    class GameChosen(Message):
+        def __init__(self, ruleset_id: str) -> None:
+            super().__init__()
+            self.ruleset_id = ruleset_id
+
+    def __init__(self, catalog: Catalog, lang: str) -> None:
+        super().__init__()
+        self.catalog = catalog
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("Choose the game", id="title")
+        options: list[Option] = []
+        for ruleset in sorted(self.catalog.rulesets.values(), key=lambda r: r.id):
+            lang = self.lang if self.lang in ruleset.languages else ruleset.languages[0]
+            line = Text(ruleset.name.get(lang), style="bold")
+            if ruleset.id in self.catalog.user_ids:
+                line.append("  (yours)", style="italic")
+            setup = ruleset.setup
+            nights = "one night" if ruleset.nights == 1 else "many nights"
+            if ruleset.rounds is not None:
+                nights = f"{ruleset.rounds.count} rounds"
+            line.append(
+                f"\n  {setup.min_players}–{setup.max_players} players · {nights} · "
+                f"languages: {', '.join(ruleset.languages)}",
+                style="dim",
+            )
+            options.append(Option(line, id=ruleset.id))
+        for error in self.catalog.broken:
+            name = error.path.name if error.path is not None else "?"
+            line = Text(f"{name} (broken)", style="bold red")
+            line.append(f"\n  {error}", style="red")
+            options.append(Option(line, disabled=True))
+        yield OptionList(*options, id="games")
+        yield Static("Enter: choose · F2: settings · F1: help · Ctrl+P: commands", id="hint")
+        yield Footer()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id is not None:
+            self.post_message(self.GameChosen(event.option.id))
+
+    def action_choose(self) -> None:
+        option = self.query_one(OptionList).highlighted_option
+        if option is not None and option.id is not None:
+            self.post_message(self.GameChosen(option.id))

@@ -1,0 +1,55 @@
+"""HelpScreen: what narrator does and every key, on one page."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Markdown
+
+HELP = """\
+# narrator
+
+Pick the game, the players and the roles, press **space**, and close your eyes with
+everyone else. narrator calls the night over a tapping sound, wakes the table, runs
+the discussion timer and counts down the vote. Games of many nights go on to the
+next night when you press **n**.
+
+| Where | Key | What |
+|---|---|---|
+| everywhere | F1 / ? | this help |
+| everywhere | F2 | settings (saved for next time) |
+| everywhere | Ctrl+P | commands: search any action |
+| everywhere | Ctrl+T | light or dark theme |
+| everywhere | q | quit (stops the sound) |
+| games | ↑ ↓ Enter | choose a game |
+| players & roles | [ ] | fewer / more players |
+| players & roles | ↑ ↓, + − (→ ←) | choose a role, change its count |
+| players & roles | r / x | recommended deck / random roles |
+| players & roles | p / space | preview / play |
+| preview | + − | action time of the role under the cursor |
+| preview | l / t / e | language / turn time / export to a sound file |
+| night, day | space | start, pause, resume |
+| night, day | s | skip to the next call |
+| night, day | Esc | stop |
+| day | + − | add or take 30 s on the running timer |
+| day | Enter | go on (after the accusation, after the vote) |
+| day | n / g | next night / new game |
+
+Every possible role is called every night, whether its card is in play or not:
+calling only the roles in play would tell everyone which they are.
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,f1,question_mark", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            yield Markdown(HELP)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,66 @@
+"""NightScreen: one key starts the night; then it runs to the end on its own.
+
+Nobody watches the screen during the night, but whoever peeks sees the current call
+in large type, whose turn it is, a progress bar and the time elapsed and left.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Footer, Header, Label, ProgressBar, Static
+
+from narrator.script import Say, Script
+from narrator.tui.playing import ScriptScreen
+from narrator.tui.runner import clock
+from narrator.tui.widgets.call_view import CallView
+
+
+class NightScreen(ScriptScreen):
+    """The night of `game.night`: calls, silences and the tapping bed."""
+
+    def build_script(self) -> Script:
+        return self.game.script("night")
+
+    def compose(self) -> ComposeResult:
+        game = self.game
+        yield Header()
+        yield Static(f"Night {game.night} · {game.title} · {game.players} players", id="title")
+        roles = ", ".join(
+            f"{game.name(r)}" + (f" ×{n}" if n > 1 else "") for r, n in self.script.roles
+        )
+        prefix = "Possible roles (each is called, dealt or not)" if game.many_nights else "Roles"
+        yield Static(f"{prefix}: {roles}", id="roles")
+        yield CallView(id="call")
+        with Horizontal(id="progress-row"):
+            yield ProgressBar(total=100, show_eta=False, show_percentage=True, id="progress")
+            yield Label("", id="times")
+        yield Footer()
+
+    def refresh_view(self) -> None:
+        call = self.query_one(CallView)
+        if not self.started:
+            call.show(
+                f"Press space to start night {self.game.night}, then close your eyes.",
+                "Ready",
+            )
+        elif self.done:
+            call.show("The night is over.", "Done")
+        else:
+            index = self.step_index or 0
+            text, role = "", None
+            for step in self.script.steps[: index + 1]:
+                if isinstance(step, Say):
+                    text, role = step.text, step.role
+            who = self.game.name(role) if role else "Everyone"
+            if self.paused:
+                who += " · paused"
+            call.show(text or "…", who)
+        total = max(self.total(), 0.001)
+        elapsed = self.elapsed() if self.started else 0.0
+        if self.done:
+            elapsed = total
+        self.query_one(ProgressBar).update(progress=100 * elapsed / total)
+        self.query_one("#times", Label).update(
+            f"{clock(elapsed)} elapsed · {clock(total - elapsed)} left"
+        )

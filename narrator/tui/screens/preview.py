@@ -1,0 +1,159 @@
+"""PreviewScreen: the night as a list of calls with times and its total length.
+
+Times are estimates for speech (from the words and the speaking rate) and exact for
+silences. A role's action time is edited right here: put the cursor on its row and
+press + or -. Where there is no sound device, Play is off and Export is offered.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from narrator.script import Pause, Say, Script
+from narrator.script.render_text import describe, timed_steps, total_seconds
+from narrator.tui.game import Game
+from narrator.tui.runner import clock
+
+STEP = 5.0  # seconds per + or - on an action time
+
+
+class PreviewScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("plus,equals_sign", "time(1)", "+5 s", key_display="+"),
+        Binding("minus", "time(-1)", "-5 s", key_display="-"),
+        Binding("l", "language", "Language"),
+        Binding("t", "turn_time", "Turn time"),
+        Binding("e", "export", "Export"),
+        Binding("space", "play", "Play"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    class PlayRequested(Message):
+        pass
+
+    class ExportRequested(Message):
+        pass
+
+    class ActionTimeChanged(Message):
+        def __init__(self, role_id: str, seconds: float) -> None:
+            super().__init__()
+            self.role_id = role_id
+            self.seconds = seconds
+
+    def __init__(self, game: Game, wpm: int, audio_problem: str | None = None) -> None:
+        super().__init__()
+        self.game = game
+        self.wpm = wpm
+        self.audio_problem = audio_problem
+        self.script: Script = game.script("night")
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="title")
+        table: DataTable[str | Text] = DataTable(id="calls", cursor_type="row", zebra_stripes=True)
+        yield table
+        yield Static("", id="summary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("at", "who", "call")
+        self.show()
+        table.focus()
+
+    def show(self) -> None:
+        game = self.game
+        self.script = game.script("night")
+        self.query_one("#title", Static).update(
+            f"Preview · night {game.night} · {game.title} · {game.players} players · "
+            f"language {game.lang}"
+        )
+        table: DataTable[str | Text] = self.query_one(DataTable)
+        row = table.cursor_row
+        table.clear()
+        for index, (start, step) in enumerate(timed_steps(self.script, self.wpm)):
+            who = game.name(step.role) if step.role else "everyone"
+            if isinstance(step, Pause) and step.role:
+                what: str | Text = Text(f"{step.seconds:g} s to act  (+/- to change)", "bold")
+            elif isinstance(step, Say):
+                what = step.text
+            else:
+                what = Text(describe(step), "dim")
+            table.add_row(clock(start), who, what, key=str(index))
+        if self.script.steps:
+            table.move_cursor(row=min(row, len(self.script.steps) - 1))
+        total = total_seconds(self.script, self.wpm)
+        lines = [f"Total ≈ {clock(total)} · {len(self.script.steps)} steps"]
+        if game.ruleset.rounds is not None:
+            limit = game.turn_seconds
+            limit_text = (
+                "the ruleset's" if limit is None else ("none" if not limit else f"{limit:g} s")
+            )
+            lines.append(f"Turn time limit (day): {limit_text} · t to change")
+        lines += [f"[yellow]! {w}[/]" for w in self.script.warnings]
+        if self.audio_problem:
+            lines.append(f"[red]No sound: {self.audio_problem}. Press e to export instead.[/]")
+        self.query_one("#summary", Static).update("\n".join(lines))
+        self.refresh_bindings()
+
+    def set_audio_problem(self, problem: str | None) -> None:
+        self.audio_problem = problem
+        self.show()
+
+    def _cursor_role(self) -> str | None:
+        table: DataTable[str | Text] = self.query_one(DataTable)
+        if not self.script.steps:
+            return None
+        step = self.script.steps[min(table.cursor_row, len(self.script.steps) - 1)]
+        if isinstance(step, Pause) and step.role:
+            return step.role
+        return None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "play":
+            return self.audio_problem is None
+        if action == "turn_time":
+            return self.game.ruleset.rounds is not None
+        if action == "language":
+            return len(self.game.ruleset.languages) > 1
+        return True
+
+    def action_time(self, sign: int) -> None:
+        role = self._cursor_role()
+        if role is None:
+            self.notify("Put the cursor on a role's action time (a bold row).")
+            return
+        table: DataTable[str | Text] = self.query_one(DataTable)
+        step = self.script.steps[table.cursor_row]
+        written = step.seconds / self.game.pace if isinstance(step, Pause) else 0.0
+        current = dict(self.game.waking_roles()).get(role, written)
+        self.game.set_action_time(role, current + sign * STEP)
+        self.post_message(self.ActionTimeChanged(role, self.game.action_times[role]))
+        self.show()
+
+    def action_language(self) -> None:
+        langs = self.game.ruleset.languages
+        self.game.lang = langs[(langs.index(self.game.lang) + 1) % len(langs)]
+        self.show()
+
+    def action_turn_time(self) -> None:
+        choices: list[float | None] = [None, 0.0, 30.0, 60.0, 90.0, 120.0]
+        index = choices.index(self.game.turn_seconds) if self.game.turn_seconds in choices else 0
+        self.game.turn_seconds = choices[(index + 1) % len(choices)]
+        self.show()
+
+    def action_export(self) -> None:
+        self.post_message(self.ExportRequested())
+
+    def action_play(self) -> None:
+        self.post_message(self.PlayRequested())
+
+    def action_back(self) -> None:
+        self.dismiss()

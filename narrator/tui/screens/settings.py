@@ -1,0 +1,157 @@
+"""SettingsScreen: a form over `Settings`; dismisses the new value or None.
+
+Saving is the app's job (it owns the store); this dialog only checks the numbers
+and says, next to the field, what is wrong. "Test sound" asks the app to speak one
+line with the settings as they stand in the form, on the chosen device.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static, Switch
+
+from narrator.tui.engine import AudioChoices
+from narrator.tui.settings import Settings
+
+LANGUAGES = (("English", "en"), ("Italiano", "it"), ("فارسی (Persian)", "fa"))
+
+
+class SettingsScreen(ModalScreen[Settings | None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "save", "Save"),
+    ]
+
+    class TestSoundRequested(Message):
+        def __init__(self, settings: Settings) -> None:
+            super().__init__()
+            self.settings = settings
+
+    def __init__(self, settings: Settings, choices: AudioChoices) -> None:
+        super().__init__()
+        self.settings = settings
+        self.choices = choices
+
+    def _row(self, label: str, widget: Input | Select[str] | Switch) -> Horizontal:
+        return Horizontal(Label(label, classes="field-label"), widget, classes="field")
+
+    def compose(self) -> ComposeResult:
+        s = self.settings
+        voices = [(name, vid) for vid, name in self.choices.voices(s.language)]
+        devices = [(name, did) for did, name in self.choices.devices()]
+        with VerticalScroll(id="settings-form"):
+            yield Static("Settings", id="settings-title")
+            yield self._row(
+                "Language", Select(LANGUAGES, value=s.language, id="language", allow_blank=False)
+            )
+            yield self._row(
+                "Voice",
+                Select(
+                    voices,
+                    value=s.voice or Select.NULL,
+                    id="voice",
+                    prompt="default for the language",
+                ),
+            )
+            yield self._row(
+                "Speaking rate (wpm)",
+                Input(
+                    "" if s.rate is None else str(s.rate),
+                    placeholder="default",
+                    id="rate",
+                    type="integer",
+                ),
+            )
+            yield self._row("Pace of the night", Input(f"{s.pace:g}", id="pace", type="number"))
+            yield self._row("Tapping", Switch(value=s.bed, id="bed"))
+            yield self._row(
+                "Tapping volume 0–1", Input(f"{s.bed_volume:g}", id="bed_volume", type="number")
+            )
+            yield self._row(
+                "Tapping tempo", Input(f"{s.bed_tempo:g}", id="bed_tempo", type="number")
+            )
+            yield self._row("Voice volume 0–1", Input(f"{s.volume:g}", id="volume", type="number"))
+            yield self._row(
+                "Output device",
+                Select(
+                    devices, value=s.device or Select.NULL, id="device", prompt="system default"
+                ),
+            )
+            times = "; ".join(
+                f"{rs}: " + ", ".join(f"{r} {t:g} s" for r, t in roles.items())
+                for rs, roles in s.action_times.items()
+            )
+            yield Static(f"Action times (set in the preview): {times or 'as written'}", id="times")
+            yield Static("", id="settings-error")
+            with Horizontal(id="settings-buttons"):
+                yield Button("Save", variant="primary", id="save")
+                yield Button("Test sound", id="test")
+                yield Button("Clear action times", id="clear-times")
+                yield Button("Cancel", id="cancel")
+
+    def _number(self, field: str, low: float, high: float) -> float:
+        text = self.query_one(f"#{field}", Input).value.strip()
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValueError(f"{field.replace('_', ' ')}: a number, please") from None
+        if not low <= value <= high:
+            raise ValueError(f"{field.replace('_', ' ')}: from {low:g} to {high:g}")
+        return value
+
+    def read_form(self) -> Settings:
+        """The form as Settings; ValueError names the field that is wrong."""
+        rate_text = self.query_one("#rate", Input).value.strip()
+        rate = int(rate_text) if rate_text else None
+        if rate is not None and not 60 <= rate <= 400:
+            raise ValueError("speaking rate: from 60 to 400 words a minute")
+        language = self.query_one("#language", Select).value
+        voice = self.query_one("#voice", Select).value
+        device = self.query_one("#device", Select).value
+        return replace(
+            self.settings,
+            language=str(language),
+            voice=voice if isinstance(voice, str) else None,
+            rate=rate,
+            pace=self._number("pace", 0.1, 10),
+            bed=self.query_one("#bed", Switch).value,
+            bed_volume=self._number("bed_volume", 0, 1),
+            bed_tempo=self._number("bed_tempo", 0.25, 4),
+            volume=self._number("volume", 0, 1),
+            device=device if isinstance(device, str) else None,
+        )
+
+    def _checked(self) -> Settings | None:
+        try:
+            return self.read_form()
+        except ValueError as exc:
+            self.query_one("#settings-error", Static).update(f"[red]{exc}[/]")
+            return None
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "save":
+            self.action_save()
+        elif event.button.id == "cancel":
+            self.action_cancel()
+        elif event.button.id == "clear-times":
+            self.settings = replace(self.settings, action_times={})
+            self.query_one("#times", Static).update("Action times: as written")
+        elif event.button.id == "test":
+            settings = self._checked()
+            if settings is not None:
+                self.post_message(self.TestSoundRequested(settings))
+
+    def action_save(self) -> None:
+        settings = self._checked()
+        if settings is not None:
+            self.dismiss(settings)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

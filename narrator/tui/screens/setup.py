@@ -1,0 +1,129 @@
+"""SetupScreen: players and roles, checked as you edit.
+
+The checks are the core's (`check_selection`), in plain words; Play stays
+unavailable until they pass. For games of many nights the chosen roles are the
+*possible* roles -- all of them are called every night -- and the screen says so.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Label, Static
+
+from narrator.tui.game import Game
+from narrator.tui.widgets.role_picker import RolePicker
+
+
+class SetupScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right_square_bracket", "players(1)", "+Player", key_display="]"),
+        Binding("left_square_bracket", "players(-1)", "-Player", key_display="["),
+        Binding("r", "recommend", "Deck"),
+        Binding("x", "random", "Random"),
+        Binding("p", "preview", "Preview"),
+        Binding("space", "play", "Play"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    class PreviewRequested(Message):
+        """Show the night's calls before playing."""
+
+    class PlayRequested(Message):
+        """Go straight to the night."""
+
+    def __init__(self, game: Game, rng: random.Random | None = None) -> None:
+        super().__init__()
+        self.game = game
+        self.rng = rng or random.Random()
+
+    def compose(self) -> ComposeResult:
+        game = self.game
+        yield Header()
+        yield Static(game.title, id="title")
+        with Horizontal(id="setup"):
+            with Vertical(id="left"):
+                with Horizontal(id="players-row"):
+                    yield Button("−", id="fewer", compact=True)
+                    yield Label("", id="players")
+                    yield Button("+", id="more", compact=True)
+                yield RolePicker(id="roles")
+            with Vertical(id="right"):
+                yield Static("", id="cards")
+                yield Static("", id="checks")
+                if game.many_nights:
+                    yield Static(
+                        "These are the possible roles: every one of them is called every "
+                        "night, whether its card is dealt or not, so nobody learns which "
+                        "roles are in play.",
+                        id="possible",
+                    )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+        self.query_one(RolePicker).focus()
+
+    def show(self) -> None:
+        game = self.game
+        setup = game.ruleset.setup
+        self.query_one("#players", Label).update(
+            f" {game.players} players ({setup.min_players}–{setup.max_players}) "
+        )
+        self.query_one(RolePicker).show(game.groups(), game.counts, game.lang)
+        want = game.players + setup.extra_min
+        extra = f" (players + {setup.extra_min})" if setup.extra_min else ""
+        if setup.extra_min == setup.extra_max:
+            need = f"{want} needed{extra}"
+        else:
+            need = f"{want}–{game.players + setup.extra_max} allowed"
+        self.query_one("#cards", Static).update(f"{game.cards} cards chosen · {need}")
+        report = game.report()
+        lines = [f"[red]✗ {e}[/]" for e in report.errors]
+        lines += [f"[yellow]! {w}[/]" for w in report.warnings]
+        if report.ok:
+            lines.insert(0, "[green]✓ Ready to play.[/]")
+        self.query_one("#checks", Static).update("\n".join(lines))
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("play", "preview"):
+            return self.game.valid
+        return True
+
+    def on_role_picker_count_changed(self, event: RolePicker.CountChanged) -> None:
+        self.game.change_count(event.role_id, event.delta)
+        self.show()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.action_players(1 if event.button.id == "more" else -1)
+
+    def action_players(self, delta: int) -> None:
+        self.game.set_players(self.game.players + delta)
+        self.show()
+
+    def action_recommend(self) -> None:
+        note = self.game.recommend()
+        if note:
+            self.notify(note, title="Recommended deck")
+        self.show()
+
+    def action_random(self) -> None:
+        if not self.game.random_pick(self.rng):
+            self.notify("No other valid deck found for this many players.", severity="warning")
+        self.show()
+
+    def action_preview(self) -> None:
+        self.post_message(self.PreviewRequested())
+
+    def action_play(self) -> None:
+        self.post_message(self.PlayRequested())
+
+    def action_back(self) -> None:
+        self.dismiss()

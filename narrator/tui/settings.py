@@ -1,0 +1,153 @@
+"""The user's settings: one JSON file in the user config directory.
+
+`Settings` is a plain frozen value; `SettingsStore` reads and writes it. A file that
+cannot be read as settings is never deleted: it is renamed aside with a timestamp,
+the defaults are used, and `load()` returns a sentence telling the user so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+THEMES = ("textual-dark", "textual-light")
+
+
+def default_path() -> Path:
+    return Path(platformdirs.user_config_dir("narrator")) / "settings.json"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Language of the calls, the voice and its pace, the tapping bed, the device."""
+
+    language: str = "en"
+    voice: str | None = None
+    rate: int | None = None  # words a minute; None: the language's default
+    pace: float = 1.0  # scales every silence of the night
+    # {ruleset id: {role id: seconds}}: the action times the user set in the preview
+    action_times: dict[str, dict[str, float]] = field(default_factory=dict)
+    bed: bool = True
+    bed_volume: float = 0.35
+    bed_tempo: float = 1.0
+    volume: float = 1.0
+    device: str | None = None
+    theme: str = "textual-dark"
+
+    def with_action_time(self, ruleset: str, role: str, seconds: float | None) -> Settings:
+        times = {k: dict(v) for k, v in self.action_times.items()}
+        mine = times.setdefault(ruleset, {})
+        if seconds is None:
+            mine.pop(role, None)
+        else:
+            mine[role] = seconds
+        return replace(self, action_times={k: v for k, v in times.items() if v})
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=2, ensure_ascii=False) + "\n"
+
+
+class SettingsError(ValueError):
+    pass
+
+
+def _number(data: dict[str, Any], key: str, low: float, high: float) -> float:
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise SettingsError(f"'{key}' must be a number from {low:g} to {high:g}, not {value!r}")
+    return float(value)
+
+
+def _text(data: dict[str, Any], key: str, optional: bool = False) -> str | None:
+    value = data[key]
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise SettingsError(f"'{key}' must be text, not {value!r}")
+    return value
+
+
+def settings_from_dict(data: Any) -> Settings:
+    """Checked conversion; SettingsError says which key is wrong. Missing keys default."""
+    if not isinstance(data, dict):
+        raise SettingsError("the file does not hold a JSON object")
+    base = asdict(Settings())
+    unknown = sorted(set(data) - set(base))
+    if unknown:
+        raise SettingsError(f"unknown setting '{unknown[0]}'")
+    merged = {**base, **data}
+    rate = merged["rate"]
+    if rate is not None and (isinstance(rate, bool) or not isinstance(rate, int)):
+        raise SettingsError(f"'rate' must be a whole number of words a minute, not {rate!r}")
+    if not isinstance(merged["bed"], bool):
+        raise SettingsError("'bed' must be true or false")
+    times = merged["action_times"]
+    if not isinstance(times, dict) or not all(
+        isinstance(v, dict)
+        and all(isinstance(s, int | float) and not isinstance(s, bool) for s in v.values())
+        for v in times.values()
+    ):
+        raise SettingsError("'action_times' must map ruleset ids to {role: seconds}")
+    theme = _text(merged, "theme")
+    if theme not in THEMES:
+        raise SettingsError(f"'theme' must be one of {', '.join(THEMES)}")
+    return Settings(
+        language=_text(merged, "language") or "en",
+        voice=_text(merged, "voice", optional=True),
+        rate=rate,
+        pace=_number(merged, "pace", 0.1, 10),
+        action_times={str(k): {str(r): float(s) for r, s in v.items()} for k, v in times.items()},
+        bed=merged["bed"],
+        bed_volume=_number(merged, "bed_volume", 0, 1),
+        bed_tempo=_number(merged, "bed_tempo", 0.25, 4),
+        volume=_number(merged, "volume", 0, 1),
+        device=_text(merged, "device", optional=True),
+        theme=theme,
+    )
+
+
+class SettingsStore:
+    """Loads and saves `Settings` at `path` (default: the user config directory)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or default_path()
+
+    def load(self) -> tuple[Settings, str | None]:
+        """The saved settings and None, or the defaults and what happened to the file."""
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return Settings(), None
+        except OSError as exc:
+            return Settings(), f"Could not read {self.path} ({exc.strerror}); using the defaults."
+        try:
+            return settings_from_dict(json.loads(text)), None
+        except (ValueError, SettingsError) as exc:
+            kept = self._move_aside()
+            return Settings(), (
+                f"Your settings file could not be read ({exc}). It was kept as {kept.name} "
+                "and the defaults are used."
+            )
+
+    def _move_aside(self) -> Path:
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+        target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        n = 1
+        while target.exists():
+            n += 1
+            target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{n}")
+        os.replace(self.path, target)
+        return target
+
+    def save(self, settings: Settings) -> None:
+        """Write atomically, so a crash never leaves half a file."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_text(settings.to_json(), encoding="utf-8")
+        os.replace(tmp, self.path)

@@ -1,0 +1,106 @@
+"""Test doubles for the app: a manual clock and an engine that records what it played.
+
+`RecordingEngine` is the app's `SilentEngine` on a `ManualClock`: nothing moves until
+a test advances the clock, so a five-minute discussion passes in one call, and every
+step the playback went through is remembered (a skipped step is not).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from narrator.audio.settings import AudioSettings
+from narrator.rules import load_catalog
+from narrator.rules.catalog import Catalog
+from narrator.script import Say, Step
+from narrator.tui.app import NarratorApp
+from narrator.tui.engine import NoChoices, SilentEngine, SilentPlayback
+from narrator.tui.settings import Settings, SettingsStore
+
+
+class ManualClock:
+    def __init__(self, start: float = 1000.0) -> None:
+        self.t = start
+
+    def now(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+class RecordingEngine(SilentEngine):
+    """Plays silently on a manual clock and records every heard step."""
+
+    def __init__(self, clock: ManualClock, problem: str | None = None) -> None:
+        super().__init__(AudioSettings(), clock)
+        self.problem = problem
+        self.spoken: list[str] = []  # speak(): timer warnings, test sound
+        self.closed = False
+
+    def check_output(self) -> str | None:
+        return self.problem
+
+    def speak(self, text: str, lang: str) -> SilentPlayback:
+        self.spoken.append(text)
+        return super().speak(text, lang)
+
+    def played(self, phase: str | None = None) -> list[Step]:
+        """Every step heard, in order, over all playbacks of `phase` (night/day)."""
+        out: list[Step] = []
+        for playback in self.playbacks:
+            if playback.script.ruleset and (phase is None or playback.script.phase == phase):
+                out += [playback.script.steps[i] for i in playback.heard]
+        return out
+
+    def said(self, phase: str | None = None) -> list[str]:
+        return [s.text for s in self.played(phase) if isinstance(s, Say)]
+
+    def close(self) -> None:
+        self.closed = True
+        super().close()
+
+
+def make_app(
+    tmp_path: Path,
+    settings: Settings | None = None,
+    problem: str | None = None,
+    catalog: Catalog | None = None,
+) -> tuple[NarratorApp, RecordingEngine, ManualClock]:
+    clock = ManualClock()
+    engine = RecordingEngine(clock, problem)
+    store = SettingsStore(tmp_path / "settings.json")
+    app = NarratorApp(
+        engine,
+        store,
+        settings or Settings(),
+        catalog or load_catalog(tmp_path / "no-user-rulesets"),
+        clock,
+        NoChoices(),
+        rng=random.Random(7),
+    )
+    return app, engine, clock
+
+
+def screen_text(app: NarratorApp) -> str:
+    """What the terminal shows, as plain text (the screenshot without colours)."""
+    import io
+
+    from rich.console import Console
+
+    width, height = app.size
+    console = Console(
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        force_terminal=True,
+        color_system="truecolor",
+        record=True,
+        legacy_windows=False,
+        safe_box=False,
+    )
+    console.print(
+        app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    )
+    return console.export_text()

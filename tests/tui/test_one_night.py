@@ -1,0 +1,102 @@
+"""A whole One Night game, driven as a user would, on a silent recording engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from narrator.script import Say
+from narrator.tui.screens.day import DayScreen
+from narrator.tui.screens.games import GamesScreen
+from narrator.tui.screens.night import NightScreen
+from narrator.tui.screens.preview import PreviewScreen
+from narrator.tui.screens.setup import SetupScreen
+from tests.tui.conftest import run_until, settle, sync
+from tests.tui.fakes import make_app, screen_text
+
+
+@sync
+async def test_a_whole_one_night_game(tmp_path: Path) -> None:
+    app, engine, clock = make_app(tmp_path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        assert isinstance(app.screen, GamesScreen)
+        assert "One Night Ultimate Werewolf" in screen_text(app)
+        await pilot.press("down", "down", "enter")  # Lupus, Mafia, One Night
+        assert isinstance(app.screen, SetupScreen)
+        game = app.game
+        assert game is not None and game.ruleset.id == "onuw"
+        text = screen_text(app)
+        assert "5 players (3–10)" in text
+        assert "8 cards chosen · 8 needed (players + 3)" in text
+        assert "Ready to play" in text
+
+        # A random deck, then back to the recommended one with one key.
+        await pilot.press("x")
+        assert game.valid
+        await pilot.press("r")
+        assert game.roles == (
+            ("werewolf", 2),
+            ("seer", 1),
+            ("robber", 1),
+            ("troublemaker", 1),
+            ("villager", 3),
+        )
+
+        # One Villager fewer: the check says why, and Play is unavailable.
+        villager = app.screen.query_one("#roles").get_option_index("villager")  # type: ignore[attr-defined]
+        app.screen.query_one("#roles").highlighted = villager  # type: ignore[attr-defined]
+        await pilot.press("minus")
+        assert "5 players need 8 cards (players + 3); 7 chosen" in screen_text(app)
+        assert app.screen.check_action("play", ()) is False
+        await pilot.press("space")
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.press("plus")
+        assert game.valid
+
+        # The preview: the calls, their times, the total.
+        await pilot.press("p")
+        assert isinstance(app.screen, PreviewScreen)
+        text = screen_text(app)
+        assert "Werewolves, wake up and look for each other." in text
+        assert "Total ≈ 1:43" in text
+
+        # One key starts the night; it runs to the end on its own, into the day.
+        await pilot.press("space")
+        assert isinstance(app.screen, NightScreen)
+        night = app.screen.script
+        await run_until(pilot, clock, lambda: isinstance(app.screen, DayScreen))
+        assert engine.said("night") == [s.text for s in night.steps if isinstance(s, Say)]
+        assert engine.played("night") == list(night.steps)
+
+        # The day: wake-up, then the five-minute discussion, one more minute asked for.
+        day = app.screen
+        assert isinstance(day, DayScreen)
+        await run_until(pilot, clock, lambda: day.countdown is not None, step=0.5)
+        assert "Discussion" in screen_text(app)
+        await pilot.press("plus", "plus")
+        assert day.countdown is not None
+        assert round(day.countdown.remaining(clock.now())) == 360
+        await run_until(pilot, clock, lambda: "One minute left." in engine.spoken, step=5)
+        await run_until(pilot, clock, lambda: "Ten seconds." in engine.spoken, step=1)
+        assert engine.spoken == ["One minute left.", "Ten seconds."]
+
+        # The vote countdown: announce, three, two, one, point; then the tie rule waits.
+        await run_until(
+            pilot, clock, lambda: day.segment is not None and day.segment.kind == "wait"
+        )
+        said = engine.said("day")
+        assert said[said.index("Time is up.") + 1 :] == [
+            "Get ready to vote. On the signal, everyone points at one player at the same time.",
+            "Three.",
+            "Two.",
+            "One.",
+            "Point!",
+        ]
+        text = screen_text(app)
+        assert "Count the votes" in text
+        assert "Tie: A tie for the most votes kills every tied player" in text
+        await pilot.press("enter")
+        await settle(pilot, lambda: day.done)
+        assert "The game is over. Press g for a new game." in screen_text(app)
+        assert app.screen.check_action("next_night", ()) is False
+        await pilot.press("g")
+        assert isinstance(app.screen, GamesScreen)
