@@ -1,0 +1,142 @@
+"""Mafia with Infiltrators: automatic characters skipped on night 1, the agents' turn, the day."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from narrator.cli import main
+from tests.unit.helpers import calls, script, seq
+
+# The seed's example game of 8 players.
+EXAMPLE = "gravedigger,torturer,blood_brothers,boss,scapegoat,mole:2,dolphin"
+
+OPEN = [
+    ("say", None, "Night falls on the city. Everyone, close your eyes."),
+    ("pause", None, 3.0),
+]
+CLOSE = [("pause", None, 2.0)]
+GAP = ("pause", None, 1.0)
+
+
+def turn(role: str, *lines: str, seconds: float = 10.0, close: str) -> list[tuple]:
+    return [("say", role, line) for line in lines] + [
+        ("pause", role, seconds),
+        ("say", role, close),
+    ]
+
+
+GRAVEDIGGER = turn(
+    "gravedigger",
+    "Gravedigger, open your eyes.",
+    "Your action is automatic; wait a moment.",
+    seconds=6.0,
+    close="Gravedigger, close your eyes.",
+)
+TORTURER = turn(
+    "torturer",
+    "Torturer, open your eyes.",
+    "Point at a player. A nod means that player is an agent.",
+    close="Torturer, close your eyes.",
+)
+BLOOD_BROTHERS = turn(
+    "blood_brothers",
+    "Blood Brothers, open your eyes.",
+    "Your action is automatic; wait a moment.",
+    seconds=6.0,
+    close="Blood Brothers, close your eyes.",
+)
+AGENTS = turn(
+    "agent",
+    "Now the infiltrators. Every agent, open your eyes and find the others.",
+    "Agree in silence on one mafioso to arrest, and point at that player.",
+    seconds=20.0,
+    close="Agents, close your eyes.",
+)
+
+
+def test_first_night_skips_the_automatic_characters() -> None:
+    # As in the seed's example: the Gravedigger and the third character have nothing
+    # to act on before the first day, so only the Torturer is called, then the agents.
+    night = script("mafia_infiltrators", 8, EXAMPLE, night=1)
+    assert seq(night) == OPEN + TORTURER + [GAP, *AGENTS] + CLOSE
+    assert not any("Gravedigger" in str(value) for _, _, value in seq(night))
+
+
+def test_second_night_calls_every_character_top_to_bottom_then_the_agents() -> None:
+    night = script("mafia_infiltrators", 8, EXAMPLE, night=2)
+    assert seq(night) == (
+        OPEN + GRAVEDIGGER + [GAP, *TORTURER, GAP, *BLOOD_BROTHERS, GAP, *AGENTS] + CLOSE
+    )
+    assert seq(script("mafia_infiltrators", 8, EXAMPLE, night=4)) == seq(night)
+
+
+def test_mole_and_dolphin_wake_in_the_agents_turn_even_without_a_plain_agent() -> None:
+    night = script("mafia_infiltrators", 8, EXAMPLE, night=1)
+    assert calls(night) == ["torturer", "agent"]
+    # With plain agents too, there is still one turn for all of them.
+    bigger = script("mafia_infiltrators", 10, EXAMPLE + ",gangster,agent", night=1)
+    assert calls(bigger) == ["torturer", "agent"]
+
+
+def test_boss_scapegoat_and_gangsters_are_never_called() -> None:
+    night = script("mafia_infiltrators", 6, "boss,scapegoat,gangster:2,agent:2", night=2)
+    assert calls(night) == ["agent"]
+
+
+def test_recommended_deck_for_eight_is_the_seeds_example(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: object
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    assert main(["script", "mafia_infiltrators", "--players", "8", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["roles"] == {
+        "gravedigger": 1,
+        "torturer": 1,
+        "blood_brothers": 1,
+        "boss": 1,
+        "scapegoat": 1,
+        "mole": 2,
+        "dolphin": 1,
+    }
+    assert [s["role"] for s in doc["steps"] if s["kind"] == "say"] == [
+        None,
+        "torturer",
+        "torturer",
+        "torturer",
+        "agent",
+        "agent",
+        "agent",
+    ]
+
+
+def test_italian_first_night_in_italian() -> None:
+    italian = seq(script("mafia_infiltrators", 8, EXAMPLE, night=1, lang="it"))
+    assert italian[2] == ("say", "torturer", "Torturatore, apri gli occhi.")
+    assert ("say", "agent", "Agenti, chiudete gli occhi.") in italian
+
+
+def test_day_is_three_minutes_public_vote_defence_secret_ballot() -> None:
+    day = seq(script("mafia_infiltrators", 8, EXAMPLE, phase="day"))
+    values = [(kind, value) for kind, _, value in day]
+    assert values[0] == ("say", "It is day. Everyone, open your eyes.")
+    assert values[1][0] == "wait" and "Prisoner" in values[1][1]
+    assert values[3] == ("timer", 180.0)
+    assert values[4] == (
+        "say",
+        "Public vote. Everyone votes for the player they suspect, Prisoners and Ghosts too.",
+    )
+    assert values[5] == (
+        "wait",
+        "The two players with the most votes are the suspects. On a tie, the players closest "
+        "to the last one arrested are chosen.",
+    )
+    assert values[7] == ("timer", 60.0)
+    assert "free, alive and not suspected" in values[8][1]
+    assert values[-2] == (
+        "wait",
+        "The suspect with the most votes is killed and becomes a Ghost, who may no longer speak. "
+        "On a tie, the suspect closest to the last player arrested is killed.",
+    )
+    assert values[-1] == ("say", "The day is over, and night falls.")
