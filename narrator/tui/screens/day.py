@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import Digits, Footer, Header, Label, ProgressBar, Static
+from textual.widgets import Digits, Footer, Label, ProgressBar, Static
 
 from narrator.script import Say, Script, Timer, Wait
 from narrator.tui.playing import ScriptScreen
@@ -46,7 +46,6 @@ class DayScreen(ScriptScreen):
     def compose(self) -> ComposeResult:
         vote = self.game.ruleset.day.vote
         self.stage_names = stages(self.script, vote.style if vote else None)
-        yield Header()
         yield Static(f"Day {self.game.night} · {self.game.title}", id="title")
         yield Static("", id="stages")
         yield Digits("", id="timer")

@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from narrator.rules.catalog import Catalog
@@ -33,7 +33,6 @@ class GamesScreen(Screen[None]):
         self.lang = lang
 
     def compose(self) -> ComposeResult:
-        yield Header()
         yield Static("Choose the game", id="title")
         options: list[Option] = []
         for ruleset in sorted(self.catalog.rulesets.values(), key=lambda r: r.id):

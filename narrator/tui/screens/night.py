@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.widgets import Footer, Header, Label, ProgressBar, Static
+from textual.widgets import Footer, Label, ProgressBar, Static
 
 from narrator.script import Say, Script
 from narrator.tui.playing import ScriptScreen
@@ -24,7 +24,6 @@ class NightScreen(ScriptScreen):
 
     def compose(self) -> ComposeResult:
         game = self.game
-        yield Header()
         yield Static(f"Night {game.night} · {game.title} · {game.players} players", id="title")
         roles = ", ".join(
             f"{game.name(r)}" + (f" ×{n}" if n > 1 else "") for r, n in self.script.roles

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Footer, Static
 
 from narrator.script import Pause, Say, Script
 from narrator.script.render_text import describe, timed_steps, total_seconds
@@ -55,7 +55,6 @@ class PreviewScreen(Screen[None]):
         self.script: Script = game.script("night")
 
     def compose(self) -> ComposeResult:
-        yield Header()
         yield Static("", id="title")
         table: DataTable[str | Text] = DataTable(id="calls", cursor_type="row", zebra_stripes=True)
         yield table

@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Label, Static
+from textual.widgets import Button, Footer, Label, Static
 
 from narrator.tui.game import Game
 from narrator.tui.widgets.role_picker import RolePicker
@@ -45,7 +45,6 @@ class SetupScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         game = self.game
-        yield Header()
         yield Static(game.title, id="title")
         with Horizontal(id="setup"):
             with Vertical(id="left"):
