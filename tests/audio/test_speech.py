@@ -1,0 +1,168 @@
+"""The real speech engine (pyttsx3 + espeak-ng in its worker), the cache, export."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from narrator.audio import AudioEngine, AudioSettings, list_voices
+from narrator.audio._worker import _voice_rate
+from narrator.audio.mixer import SAMPLE_RATE, to_rate
+from narrator.audio.synth import CachedSynthesizer, Clip, EspeakSynthesizer, Line, postprocess
+from narrator.script.model import script_to_dict
+from tests.audio.conftest import sample_night
+
+pytestmark = pytest.mark.audio
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("en", "Werewolves, wake up and look for each other."),
+        ("it", "Lupi mannari, svegliatevi e riconoscetevi."),
+        ("fa", "گرگ‌ها، بیدار شوید."),
+    ],
+)
+def test_every_language_speaks(lang: str, text: str) -> None:
+    synth = EspeakSynthesizer()
+    try:
+        clip = synth.synthesize(Line(text, lang, lang, 150))
+    finally:
+        synth.close()
+    assert clip.sample_rate == 22050
+    assert 0.8 < clip.seconds < 6
+    assert np.max(np.abs(clip.samples)) == pytest.approx(10 ** (-1 / 20), rel=1e-3)
+    # Trimmed: sound within the first and last 10 ms.
+    edge = clip.sample_rate // 100
+    assert np.max(np.abs(clip.samples[:edge])) > 0.003
+    assert np.max(np.abs(clip.samples[-edge:])) > 0.003
+
+
+def test_the_wheel_alone_speaks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No apt package needed: espeakng-loader's own libespeak-ng and voices."""
+    monkeypatch.setenv("NARRATOR_ESPEAK", "wheel")
+    synth = EspeakSynthesizer()
+    try:
+        clip = synth.synthesize(Line("Buonanotte a tutti.", "it", "it", 150))
+        assert "espeakng_loader" in str(synth.hello["library"])
+        assert "wheel" in synth.key(Line("x", "it", "it", 150))
+    finally:
+        synth.close()
+    assert clip.seconds > 0.5
+
+
+def test_a_warm_cache_never_starts_the_engine(tmp_path: Path) -> None:
+    cold = AudioEngine(AudioSettings(), cache_dir=tmp_path)
+    first = cold.render(sample_night())
+    assert cold.synth.misses == 6
+    cold.close()
+    warm = AudioEngine(AudioSettings(), cache_dir=tmp_path)
+    again = warm.render(sample_night())
+    inner = warm.synth.inner
+    assert isinstance(inner, EspeakSynthesizer) and inner._proc is None
+    assert warm.synth.hits == 6 and warm.synth.misses == 0
+    assert np.array_equal(first.samples, again.samples)
+    warm.close()
+
+
+def test_cache_key_holds_everything_that_changes_the_sound(tmp_path: Path) -> None:
+    synth = CachedSynthesizer(EspeakSynthesizer(), tmp_path)
+    base = Line("Seer, wake up.", "en", "en", 150)
+    variants = [
+        base,
+        Line("Seer, wake up!", "en", "en", 150),
+        Line("Seer, wake up.", "en", "en-us", 150),
+        Line("Seer, wake up.", "en", "en", 170),
+        Line("Seer, wake up.", "it", "en", 150),
+    ]
+    assert len({synth.path_for(v) for v in variants}) == len(variants)
+    key = synth.key(base)
+    assert "pyttsx3" in key and "espeak" in key
+    synth.close()
+
+
+def test_an_unknown_voice_is_an_error_not_the_default_voice(tmp_path: Path) -> None:
+    engine = AudioEngine(AudioSettings(voice="no-such-voice"), cache_dir=tmp_path)
+    with pytest.raises(ValueError, match="unknown voice"):
+        engine.render(sample_night())
+    engine.close()
+
+
+def test_mbrola_rate_is_corrected_by_resampling() -> None:
+    assert _voice_rate("mb/mb-en1") == 16000 and _voice_rate("gmw/en") == 22050
+    tone = np.sin(2 * np.pi * 440 * np.arange(16000) / 16000).astype(np.float32)
+    clip = postprocess(tone, 16000)
+    out = to_rate(clip, SAMPLE_RATE)
+    assert abs(len(out) - SAMPLE_RATE) <= 2  # one second stays one second
+    spectrum = np.abs(np.fft.rfft(out[1000:-1000]))
+    peak = np.argmax(spectrum) * SAMPLE_RATE / (len(out) - 2000)
+    assert peak == pytest.approx(440, abs=3)  # and 440 Hz stays 440 Hz
+
+
+def test_voices_are_listed_per_language() -> None:
+    italian = list_voices("it")
+    assert italian and all(any(c.startswith("it") for c in v.languages) for v in italian)
+    assert {"en", "it", "fa"} <= {c.split("-")[0] for v in list_voices() for c in v.languages}
+
+
+@pytest.mark.parametrize("suffix", [".wav", ".flac", ".ogg", ".mp3"])
+def test_export_every_format(tmp_path: Path, suffix: str) -> None:
+    engine = AudioEngine(AudioSettings(), cache_dir=tmp_path / "cache")
+    timeline = engine.render(sample_night())
+    engine.export(sample_night(), tmp_path / f"night{suffix}")
+    engine.close()
+    data, rate = sf.read(tmp_path / f"night{suffix}")
+    assert rate == timeline.sample_rate
+    assert len(data) / rate == pytest.approx(timeline.duration, abs=0.1)
+
+
+def test_render_command_writes_sound_and_timeline_and_keeps_stdout_clean(
+    tmp_path: Path,
+) -> None:
+    script = tmp_path / "night.json"
+    script.write_text(json.dumps(script_to_dict(sample_night())))
+    out = subprocess.run(
+        [sys.executable, "-m", "narrator.audio.commands", "render", str(script)]
+        + ["--out", str(tmp_path / "n.ogg"), "--timeline", str(tmp_path / "t.json")],
+        capture_output=True,
+        text=True,
+        env={"XDG_CACHE_HOME": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"},
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "Audio saved" not in out.stdout + out.stderr
+    assert out.stdout.splitlines()[0].startswith(f"wrote {tmp_path / 'n.ogg'}")
+    timeline = json.loads((tmp_path / "t.json").read_text())
+    assert set(timeline) == {"sample_rate", "duration", "events"}
+    kinds = [e["kind"] for e in timeline["events"]]
+    assert kinds.count("say") == 6 and kinds.count("pause") == 4
+    assert all({"kind", "role", "text", "start", "end"} <= set(e) for e in timeline["events"])
+    assert (tmp_path / "cache" / "narrator" / "speech").is_dir()  # XDG_CACHE_HOME honoured
+
+
+def test_cli_render_of_a_real_ruleset(tmp_path: Path) -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "narrator.cli", "render", "onuw", "--players", "3"]
+        + ["--roles", "werewolf:2,villager:3,tanner", "--no-bed", "--lang", "it"]
+        + ["--out", str(tmp_path / "n.wav"), "--timeline", str(tmp_path / "t.json")],
+        capture_output=True,
+        text=True,
+        env={"XDG_CACHE_HOME": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"},
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    timeline = json.loads((tmp_path / "t.json").read_text())
+    assert timeline["events"][0]["start"] == 0.0  # no bed, no lead-in
+    data, rate = sf.read(tmp_path / "n.wav")
+    assert len(data) / rate == pytest.approx(timeline["duration"], abs=1e-3)
+
+
+def test_clip_type_is_float32_mono() -> None:
+    clip = postprocess(np.zeros(100, np.float32), 22050)
+    assert isinstance(clip, Clip) and clip.samples.dtype == np.float32 and len(clip.samples) == 0
