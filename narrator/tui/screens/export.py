@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Footer, Input, Label, Static
 
 SUFFIXES = (".wav", ".flac", ".ogg", ".mp3")
 
@@ -29,6 +29,7 @@ class ExportDialog(ModalScreen[Path | None]):
             with Horizontal(id="export-buttons"):
                 yield Button("Export", variant="primary", id="ok")
                 yield Button("Cancel", id="cancel")
+        yield Footer()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self._finish()

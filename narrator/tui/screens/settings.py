@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select, Static, Switch
+from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
 from narrator.tui.engine import AudioChoices
 from narrator.tui.settings import Settings
@@ -49,7 +49,8 @@ class SettingsScreen(ModalScreen[Settings | None]):
         with VerticalScroll(id="settings-form"):
             yield Static("Settings", id="settings-title")
             yield self._row(
-                "Language", Select(LANGUAGES, value=s.language, id="language", allow_blank=False)
+                "Language",
+                Select(LANGUAGES, value=s.language, id="language", allow_blank=False, compact=True),
             )
             yield self._row(
                 "Voice",
@@ -58,6 +59,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
                     value=s.voice or Select.NULL,
                     id="voice",
                     prompt="default for the language",
+                    compact=True,
                 ),
             )
             yield self._row(
@@ -67,34 +69,48 @@ class SettingsScreen(ModalScreen[Settings | None]):
                     placeholder="default",
                     id="rate",
                     type="integer",
+                    compact=True,
                 ),
             )
-            yield self._row("Pace of the night", Input(f"{s.pace:g}", id="pace", type="number"))
+            yield self._row(
+                "Pace of the night", Input(f"{s.pace:g}", id="pace", type="number", compact=True)
+            )
             yield self._row("Tapping", Switch(value=s.bed, id="bed"))
             yield self._row(
-                "Tapping volume 0–1", Input(f"{s.bed_volume:g}", id="bed_volume", type="number")
+                "Tapping volume 0–1",
+                Input(f"{s.bed_volume:g}", id="bed_volume", type="number", compact=True),
             )
             yield self._row(
-                "Tapping tempo", Input(f"{s.bed_tempo:g}", id="bed_tempo", type="number")
+                "Tapping tempo",
+                Input(f"{s.bed_tempo:g}", id="bed_tempo", type="number", compact=True),
             )
-            yield self._row("Voice volume 0–1", Input(f"{s.volume:g}", id="volume", type="number"))
+            yield self._row(
+                "Voice volume 0–1", Input(f"{s.volume:g}", id="volume", type="number", compact=True)
+            )
             yield self._row(
                 "Output device",
                 Select(
-                    devices, value=s.device or Select.NULL, id="device", prompt="system default"
+                    devices,
+                    value=s.device or Select.NULL,
+                    id="device",
+                    prompt="system default",
+                    compact=True,
                 ),
             )
             times = "; ".join(
                 f"{rs}: " + ", ".join(f"{r} {t:g} s" for r, t in roles.items())
                 for rs, roles in s.action_times.items()
             )
-            yield Static(f"Action times (set in the preview): {times or 'as written'}", id="times")
+            yield Static(
+                f"Action times (set in the preview): {times or 'as written'}", id="action-times"
+            )
             yield Static("", id="settings-error")
             with Horizontal(id="settings-buttons"):
                 yield Button("Save", variant="primary", id="save")
                 yield Button("Test sound", id="test")
                 yield Button("Clear action times", id="clear-times")
                 yield Button("Cancel", id="cancel")
+        yield Footer()
 
     def _number(self, field: str, low: float, high: float) -> float:
         text = self.query_one(f"#{field}", Input).value.strip()
@@ -142,7 +158,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
             self.action_cancel()
         elif event.button.id == "clear-times":
             self.settings = replace(self.settings, action_times={})
-            self.query_one("#times", Static).update("Action times: as written")
+            self.query_one("#action-times", Static).update("Action times: as written")
         elif event.button.id == "test":
             settings = self._checked()
             if settings is not None:

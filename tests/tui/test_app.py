@@ -1,0 +1,151 @@
+"""The app's conventions: pause/skip/stop, quitting mid-night, no sound, settings,
+help, theme, command palette."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from textual.widgets import Input
+
+from narrator.script import Pause
+from narrator.tui.engine import SilentEngine
+from narrator.tui.launch import make_app as make_real_app
+from narrator.tui.screens.export import ExportDialog
+from narrator.tui.screens.games import GamesScreen
+from narrator.tui.screens.help import HelpScreen
+from narrator.tui.screens.night import NightScreen
+from narrator.tui.screens.preview import PreviewScreen
+from narrator.tui.screens.settings import SettingsScreen
+from narrator.tui.screens.setup import SetupScreen
+from tests.tui.conftest import run_until, settle, sync
+from tests.tui.fakes import make_app, screen_text
+
+ONUW = ("down", "down", "enter")
+
+
+@sync
+async def test_pause_skip_and_stop_the_night(tmp_path: Path) -> None:
+    app, engine, clock = make_app(tmp_path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press(*ONUW, "space")
+        night = app.screen
+        assert isinstance(night, NightScreen)
+        await run_until(pilot, clock, lambda: "Werewolves, wake up" in screen_text(app), step=1)
+        await pilot.press("space")  # pause
+        assert night.paused
+        before = night.step_index
+        clock.advance(300)
+        await pilot.pause(0.1)
+        assert night.step_index == before and isinstance(app.screen, NightScreen)
+        assert "paused" in screen_text(app)
+        await pilot.press("space", "s")  # resume, then skip to the next call
+        await settle(pilot, lambda: night.step_index is not None and night.step_index > before)
+        await pilot.press("s")  # and past the werewolves' silence
+        await settle(pilot, lambda: "Werewolves, close your eyes." in engine.said("night"))
+        assert not [p for p in engine.played("night") if isinstance(p, Pause) and p.role]
+        await pilot.press("escape")  # stop: back to the roles, silence at once
+        assert isinstance(app.screen, SetupScreen)
+        assert all(p.finished for p in engine.playbacks)
+
+
+@sync
+async def test_quitting_mid_night_stops_the_sound(tmp_path: Path) -> None:
+    app, engine, clock = make_app(tmp_path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press(*ONUW, "space")
+        await run_until(pilot, clock, lambda: engine.playbacks != [], step=1)
+        await pilot.press("q")
+        await pilot.pause()
+    assert engine.closed
+    assert all(p.finished for p in engine.playbacks)
+    assert app.return_code == 0
+
+
+@sync
+async def test_without_a_sound_device_play_is_off_and_export_offered(tmp_path: Path) -> None:
+    app, engine, _ = make_app(tmp_path, problem="no audio output device")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press(*ONUW, "p")
+        preview = app.screen
+        assert isinstance(preview, PreviewScreen)
+        await settle(pilot, lambda: preview.audio_problem is not None)
+        assert "No sound: no audio output device. Press e to export instead." in screen_text(app)
+        assert preview.check_action("play", ()) is False
+        await pilot.press("e")
+        assert isinstance(app.screen, ExportDialog)
+        app.screen.query_one(Input).value = str(tmp_path / "night.flac")
+        await pilot.press("enter")
+        await settle(pilot, lambda: bool(engine.exported))
+        script, path = engine.exported[0]
+        assert path == tmp_path / "night.flac" and script.phase == "night"
+
+
+@sync
+async def test_action_time_edited_in_the_preview_is_saved(tmp_path: Path) -> None:
+    app, _, _ = make_app(tmp_path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press(*ONUW, "p")
+        await pilot.press("down", "down", "down", "down")  # the werewolves' silence
+        await pilot.press("plus")
+        assert "15 s to act" in screen_text(app)
+        saved = json.loads((tmp_path / "settings.json").read_text())
+        assert saved["action_times"] == {"onuw": {"werewolf": 15.0}}
+
+
+@sync
+async def test_settings_are_checked_saved_and_applied(tmp_path: Path) -> None:
+    app, engine, _ = make_app(tmp_path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("f2")
+        form = app.screen
+        assert isinstance(form, SettingsScreen)
+        form.query_one("#pace", Input).value = "fast"
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, SettingsScreen)
+        assert "pace: a number, please" in screen_text(app)
+        form.query_one("#pace", Input).value = "1.5"
+        form.query_one("#bed_volume", Input).value = "0.2"
+        await pilot.click("#test")
+        await settle(pilot, lambda: engine.spoken != [])
+        assert engine.spoken == ["This is narrator. One, two, three."]
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, GamesScreen)
+    saved = json.loads((tmp_path / "settings.json").read_text())
+    assert saved["pace"] == 1.5 and saved["bed_volume"] == 0.2
+    assert engine.settings.bed_volume == 0.2
+
+
+@sync
+async def test_a_corrupt_settings_file_is_reported_on_start(tmp_path: Path, monkeypatch) -> None:
+    config = tmp_path / "config"
+    (config / "narrator").mkdir(parents=True)
+    (config / "narrator" / "settings.json").write_text("{oops")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    app = make_real_app({"NARRATOR_AUDIO": "fake"})
+    assert isinstance(app.engine, SilentEngine)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        messages = [n.message for n in app._notifications]
+        assert any("could not be read" in m and "kept as" in m for m in messages)
+    assert list((config / "narrator").glob("settings.json.corrupt-*"))
+
+
+@sync
+async def test_help_theme_and_command_palette(tmp_path: Path) -> None:
+    app, _, _ = make_app(tmp_path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.press("ctrl+t")
+        assert app.theme == "textual-light"
+        assert json.loads((tmp_path / "settings.json").read_text())["theme"] == "textual-light"
+        await pilot.press(*ONUW, "x")
+        assert app.game is not None
+        await pilot.press("ctrl+p")
+        await pilot.press(*"recommended deck")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await settle(pilot, lambda: app.game is not None and app.game.counts.get("villager") == 3)
+        assert isinstance(app.screen, SetupScreen)
