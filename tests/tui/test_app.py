@@ -71,7 +71,7 @@ async def test_without_a_sound_device_play_is_off_and_export_offered(tmp_path: P
         assert isinstance(preview, PreviewScreen)
         await settle(pilot, lambda: preview.audio_problem is not None)
         assert "No sound: no audio output device. Press e to export instead." in screen_text(app)
-        assert preview.check_action("play", ()) is False
+        assert not preview.check_action("play", ())
         await pilot.press("e")
         assert isinstance(app.screen, ExportDialog)
         app.screen.query_one(Input).value = str(tmp_path / "night.flac")

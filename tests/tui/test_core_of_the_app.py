@@ -118,3 +118,16 @@ def test_settings_json_is_plain(tmp_path: Path) -> None:
     store.save(Settings())
     data = json.loads((tmp_path / "s.json").read_text())
     assert data["language"] == "en" and data["bed"] is True
+
+
+def test_importing_the_app_package_loads_no_textual_and_no_audio() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, narrator.tui; "
+        "bad = [m for m in ('textual', 'numpy', 'sounddevice', 'narrator.audio') "
+        "if m in sys.modules]; print(bad)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -46,7 +46,7 @@ async def test_a_whole_one_night_game(tmp_path: Path) -> None:
         app.screen.query_one("#roles").highlighted = villager  # type: ignore[attr-defined]
         await pilot.press("minus")
         assert "5 players need 8 cards (players + 3); 7 chosen" in screen_text(app)
-        assert app.screen.check_action("play", ()) is False
+        assert not app.screen.check_action("play", ())
         await pilot.press("space")
         assert isinstance(app.screen, SetupScreen)
         await pilot.press("plus")

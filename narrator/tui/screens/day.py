@@ -46,7 +46,8 @@ class DayScreen(ScriptScreen):
     def compose(self) -> ComposeResult:
         vote = self.game.ruleset.day.vote
         self.stage_names = stages(self.script, vote.style if vote else None)
-        yield Static(f"Day {self.game.night} · {self.game.title}", id="title")
+        what = "Rounds" if self.script.rounds else f"Day {self.game.night}"
+        yield Static(f"{what} · {self.game.title}", id="title")
         yield Static("", id="stages")
         yield Digits("", id="timer")
         yield CallView(id="call")

@@ -117,7 +117,7 @@ class PreviewScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "play":
-            return self.audio_problem is None
+            return True if self.audio_problem is None else None
         if action == "turn_time":
             return self.game.ruleset.rounds is not None
         if action == "language":

@@ -93,7 +93,7 @@ class SetupScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("play", "preview"):
-            return self.game.valid
+            return True if self.game.valid else None  # shown, greyed out, until valid
         return True
 
     def on_role_picker_count_changed(self, event: RolePicker.CountChanged) -> None:
