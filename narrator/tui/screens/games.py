@@ -56,8 +56,17 @@ class GamesScreen(Screen[None]):
             line.append(f"\n  {error}", style="red")
             options.append(Option(line, disabled=True))
         yield OptionList(*options, id="games")
+        yield Static("", id="about")
         yield Static("Enter: choose · F2: settings · F1: help · Ctrl+P: commands", id="hint")
         yield Footer()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        ruleset = self.catalog.rulesets.get(event.option.id or "")
+        about = ""
+        if ruleset is not None and ruleset.description is not None:
+            langs = ruleset.description.languages()
+            about = ruleset.description.get(self.lang if self.lang in langs else sorted(langs)[0])
+        self.query_one("#about", Static).update(about)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id is not None:

@@ -1,0 +1,65 @@
+"""Every shipped game plays through a night and a day, and broken rulesets show up."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from narrator.rules import load_catalog
+from narrator.tui.screens.day import DayScreen
+from narrator.tui.screens.games import GamesScreen
+from tests.tui.conftest import run_until, sync
+from tests.tui.fakes import make_app, screen_text
+
+GAMES = sorted(load_catalog(Path("/nonexistent")).rulesets)
+
+
+@pytest.mark.parametrize("ruleset_id", GAMES)
+def test_every_game_plays_a_night_and_a_day(ruleset_id: str, tmp_path: Path) -> None:
+    @sync
+    async def run() -> None:
+        app, engine, clock = make_app(tmp_path)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await pilot.press(*["down"] * GAMES.index(ruleset_id), "enter")
+            assert app.game is not None and app.game.ruleset.id == ruleset_id
+            night = app.game.script("night")
+            await pilot.press("space")
+            await run_until(pilot, clock, lambda: isinstance(app.screen, DayScreen), step=5)
+            assert engine.played("night") == list(night.steps)
+            day = app.screen
+            assert isinstance(day, DayScreen)
+            for _ in range(400):  # the table goes on at every wait and ends every timer
+                if day.done:
+                    break
+                segment = day.segment
+                # (actions called directly: the keys are covered by the other tests)
+                if segment is not None and segment.kind == "wait":
+                    day.action_go_on()
+                elif day.countdown is not None:
+                    day.action_skip()
+                else:
+                    clock.advance(30)
+                await pilot.pause(0.01)
+            assert day.done
+            await pilot.pause(0.05)
+            assert ("Press n for night 2" in screen_text(app)) == (app.game.ruleset.nights != 1)
+
+    run()
+
+
+@sync
+async def test_broken_and_own_rulesets_are_listed(tmp_path: Path) -> None:
+    mine = tmp_path / "rulesets"
+    mine.mkdir()
+    (mine / "typo.yaml").write_text("id: typo\nnmae: {en: Typo}\n")
+    shipped = Path(__file__).resolve().parents[2] / "rulesets" / "onuw.yaml"
+    (mine / "onuw.yaml").write_text(shipped.read_text(encoding="utf-8"), encoding="utf-8")
+    app, _, _ = make_app(tmp_path, catalog=load_catalog(mine))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, GamesScreen)
+        text = screen_text(app)
+        assert "One Night Ultimate Werewolf  (yours)" in text
+        assert "typo.yaml (broken)" in text
+        assert "typo.yaml:" in text
