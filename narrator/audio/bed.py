@@ -13,11 +13,13 @@ the player's render-ahead does, gives the very samples a one-shot render gives.
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
+import numpy.random  # loaded with the module, not while mixing the first night
 import soundfile as sf
 import soxr
 
@@ -26,6 +28,7 @@ from narrator.audio.synth import Clip, Samples
 # (mean interval in s at tempo 1, shape of the gamma spread, chance of a double tap)
 _HANDS = ((0.42, 14.0, 0.05), (0.71, 5.0, 0.18), (0.97, 3.0, 0.25))
 _STEADY_RANGE = (0.26, 0.58)  # the steady hand's interval is kept in this range
+_BATCH = 64  # taps drawn at a time per hand
 
 
 def assets_dir() -> Path:
@@ -117,30 +120,37 @@ class TapBed:
         return _STEADY_RANGE[1] / self.tempo
 
     def _extend(self, hand: _Hand, until: int) -> None:
+        """Place the hand's taps up to sample `until`, a batch of random draws at a time
+        (the batches are fixed in size, so the taps do not depend on `until`)."""
         rate = self.sample_rate
+        low, high = (bound / self.tempo for bound in _STEADY_RANGE)
         while hand.cursor * rate <= until:
-            rng = hand.rng
-            hand.onsets.append(round(hand.cursor * rate))
-            hand.which.append(hand.knocks[int(rng.integers(len(hand.knocks)))])
-            hand.gains.append(float(np.clip(rng.lognormal(-0.25, 0.3), 0.25, 1.2)))
-            if rng.random() < hand.double:
-                # A quick second tap (a flam or a roll of two fingers).
-                step = rng.uniform(0.07, 0.14)
-            else:
-                step = rng.gamma(hand.shape, hand.mean / hand.shape)
+            rng, n = hand.rng, _BATCH
+            which = rng.integers(len(hand.knocks), size=n)
+            gains = np.clip(rng.lognormal(-0.25, 0.3, size=n), 0.25, 1.2)
+            # Now and then a quick second tap (a flam, a roll of two fingers).
+            doubles = rng.random(n) < hand.double
+            steps = np.where(
+                doubles,
+                rng.uniform(0.07, 0.14, size=n),
+                rng.gamma(hand.shape, hand.mean / hand.shape, size=n),
+            )
             if hand.steady:
-                low, high = (bound / self.tempo for bound in _STEADY_RANGE)
-                step = float(np.clip(step, low, high))
-            hand.cursor += step
+                steps = np.clip(steps, low, high)
+            times = hand.cursor + np.concatenate([[0.0], np.cumsum(steps[:-1])])
+            hand.onsets.extend(np.round(times * rate).astype(int).tolist())
+            hand.which.extend(hand.knocks[i] for i in which.tolist())
+            hand.gains.extend(gains.tolist())
+            hand.cursor = float(times[-1] + steps[-1])
 
     def onsets(self, start: int, stop: int) -> list[int]:
         """Sample positions of every tap starting in [start, stop), sorted."""
         found: list[int] = []
         for hand in self.hands:
             self._extend(hand, stop)
-            arr = np.asarray(hand.onsets)
-            lo, hi = np.searchsorted(arr, [start, stop])
-            found.extend(int(x) for x in arr[lo:hi])
+            found.extend(
+                hand.onsets[bisect_left(hand.onsets, start) : bisect_left(hand.onsets, stop)]
+            )
         return sorted(found)
 
     def render(self, start: int, n: int) -> Samples:
@@ -149,9 +159,9 @@ class TapBed:
         stop = start + n
         for hand in self.hands:
             self._extend(hand, stop)
-            arr = np.asarray(hand.onsets)
-            lo, hi = np.searchsorted(arr, [start - self.longest, stop])
-            for i in range(int(lo), int(hi)):
+            lo = bisect_left(hand.onsets, start - self.longest)
+            hi = bisect_left(hand.onsets, stop)
+            for i in range(lo, hi):
                 onset = hand.onsets[i]
                 knock = self.knocks[hand.which[i]]
                 a, b = max(onset, start), min(onset + len(knock), stop)

@@ -41,6 +41,7 @@ class PlayLog:
             "underruns": feeder.underruns,
             "starved": feeder.starved,
             "first_sound": feeder.first_sound,
+            "first_sound_at": feeder.first_sound_at,
             "error": playback.error,
             "finished": playback.finished,
             "events": [

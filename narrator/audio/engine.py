@@ -11,13 +11,14 @@ is already playing keeps the settings it started with.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from pathlib import Path
 
 import platformdirs
 
 from narrator.audio.bed import TapBed, load_knocks, load_sound
-from narrator.audio.devices import check_output, resolve_device
+from narrator.audio.devices import check_output, resolve_device, sounddevice
 from narrator.audio.export import write_audio
 from narrator.audio.mixer import (
     SAMPLE_RATE,
@@ -59,6 +60,18 @@ class AudioEngine:
         self._knocks: list[tuple[str, Samples]] | None = None
         self._playing: list[Playback] = []
 
+    def _prepare(self) -> None:
+        with contextlib.suppress(Exception):  # play() reports any failure itself
+            sounddevice()
+        with contextlib.suppress(Exception):
+            self._load_knocks()
+
+    def _load_knocks(self) -> list[tuple[str, Samples]]:
+        with self._lock:
+            if self._knocks is None:
+                self._knocks = load_knocks(SAMPLE_RATE)
+            return self._knocks
+
     # -- settings ---------------------------------------------------------------
     @property
     def settings(self) -> AudioSettings:
@@ -78,10 +91,14 @@ class AudioEngine:
             return self._synth
 
     def prewarm(self) -> None:
-        """Start the speech worker now, so a cold first call does not wait for it."""
+        """Get ready to play at once: start the speech worker, and in the background
+        load PortAudio (it scans the devices, ~50 ms) and the knocks. The app calls
+        it when it starts; `narrator render` never needs PortAudio, and with a warm
+        cache not even the worker, so the engine does none of this by itself."""
         inner = self.synth.inner
         if isinstance(inner, EspeakSynthesizer):
             inner.start()
+        threading.Thread(target=self._prepare, name="narrator-prewarm", daemon=True).start()
 
     def _sound(self, name: str) -> Samples:
         with self._lock:
@@ -92,11 +109,7 @@ class AudioEngine:
     def _bed(self, script: Script, settings: AudioSettings) -> TapBed | None:
         if not settings.bed or script.phase != "night":
             return None
-        with self._lock:
-            if self._knocks is None:
-                self._knocks = load_knocks(SAMPLE_RATE)
-            knocks = self._knocks
-        return TapBed(knocks, SAMPLE_RATE, tempo=settings.bed_tempo)
+        return TapBed(self._load_knocks(), SAMPLE_RATE, tempo=settings.bed_tempo)
 
     def _builder(self, script: Script, settings: AudioSettings) -> MixBuilder:
         seconds = estimate_seconds(script, settings.rate_for(script.lang))

@@ -156,7 +156,8 @@ class MixBuilder:
         if self.length is None:
             raise RuntimeError("the mix is not finished")
         with self._lock:
-            return Timeline(self.sample_rate, self._buf[: self.length].copy(), list(self._events))
+            # A view, not a copy: nothing writes below `length` once finished.
+            return Timeline(self.sample_rate, self._buf[: self.length], list(self._events))
 
     # -- writing (one thread) -------------------------------------------------
     def _ensure(self, size: int) -> None:
@@ -175,13 +176,12 @@ class MixBuilder:
         if len(samples):
             self._spans.append((at, at + len(samples)))
 
-    def _duck(self, start: int, n: int) -> Samples:
-        """The bed's gain over [start, start + n): ducked under each call."""
-        rate = self.sample_rate
-        gain = np.ones(n, np.float32)
-        t = np.arange(start, start + n)
-        release = round(DUCK_RELEASE * rate)
-        attack = max(1, round(DUCK_ATTACK * rate))
+    def _duck(self, layer: Samples, start: int) -> None:
+        """Scale the bed `layer` (starting at sample `start`) down under each call:
+        down over DUCK_ATTACK after the onset, up over DUCK_RELEASE after the end."""
+        n = len(layer)
+        release = round(DUCK_RELEASE * self.sample_rate)
+        attack = max(1, round(DUCK_ATTACK * self.sample_rate))
         while self._span_from < len(self._spans) and (
             self._spans[self._span_from][1] + release <= start
         ):
@@ -192,13 +192,11 @@ class MixBuilder:
             lo, hi = max(a, start), min(b + release, start + n)
             if lo >= hi:
                 continue
-            seg = t[lo - start : hi - start]
-            # Down over `attack` after the onset, back up over `release` after the end.
-            down = np.clip((seg - a) / attack, 0.0, 1.0)
-            up = np.clip((seg - b) / release, 0.0, 1.0)
-            level = 1.0 - (1.0 - DUCK) * down * (1.0 - up)
-            gain[lo - start : hi - start] = np.minimum(gain[lo - start : hi - start], level)
-        return gain
+            t = np.arange(lo, hi, dtype=np.float32)
+            down = np.clip((t - a) / attack, 0.0, 1.0)
+            up = np.clip((t - b) / release, 0.0, 1.0)
+            # Spans never overlap (calls follow each other), so one factor per sample.
+            layer[lo - start : hi - start] *= 1.0 - (1.0 - DUCK) * down * (1.0 - up)
 
     def _render_bed(self, until: int, fade_end: int | None = None) -> None:
         start = self._bed_done
@@ -208,12 +206,18 @@ class MixBuilder:
         if self.bed is not None and self.bed_gain > 0:
             n = until - start
             rate = self.sample_rate
-            layer = self.bed.render(start, n) * (self.bed_gain * self.volume)
-            layer *= self._duck(start, n)
-            t = np.arange(start, until)
-            layer *= np.clip(t / (FADE_IN * rate), 0.0, 1.0)
+            layer = self.bed.render(start, n)
+            layer *= self.bed_gain * self.volume
+            self._duck(layer, start)
+            fade_in = round(FADE_IN * rate)
+            if start < fade_in:
+                hi = min(until, fade_in)
+                layer[: hi - start] *= np.arange(start, hi, dtype=np.float32) / fade_in
             if fade_end is not None:
-                layer *= np.clip((fade_end - t) / (FADE_OUT * rate), 0.0, 1.0)
+                fade_out = round(FADE_OUT * rate)
+                lo = max(start, fade_end - fade_out)
+                ramp = (fade_end - np.arange(lo, until, dtype=np.float32)) / fade_out
+                layer[lo - start :] *= np.clip(ramp, 0.0, 1.0)
             self._buf[start:until] += layer
             self.samples_written += n
         np.clip(self._buf[start:until], -1.0, 1.0, out=self._buf[start:until])

@@ -10,6 +10,7 @@ may call them at any time. Stop aborts the stream, which frees the device at onc
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -19,6 +20,7 @@ from narrator.audio.mixer import Event, MixBuilder
 from narrator.audio.synth import Samples
 
 LATENCY = 0.1  # seconds of output buffering: PulseAudio's default underruns
+AUDIBLE = 10 ** (-60 / 20)  # the first sample above -60 dBFS counts as "heard"
 
 
 class Stream(Protocol):
@@ -44,7 +46,10 @@ class Feeder:
         self.drained = 0  # frames of silence sent after the end
         self.underruns = 0  # blocks PortAudio reported as output underflow
         self.starved = 0  # blocks the render-ahead had not reached yet
-        self.first_sound: int | None = None  # block count when the first sound left
+        # Frame and perf_counter() time at which the first sound was handed over
+        # (the bench adds the output latency to know when it was heard).
+        self.first_sound: int | None = None
+        self.first_sound_at: float | None = None
 
     def heard(self) -> int:
         """Frame the listener hears now: the device buffer lags what was handed over."""
@@ -87,8 +92,11 @@ class Feeder:
                     # Keep the stream open until the device buffer has played out.
                     return self.drained < self.latency_frames + len(out)
                 self.starved += 1
-            if self.first_sound is None and got and np.any(out[:got]):
-                self.first_sound = self.pos
+            if self.first_sound is None and got:
+                loud = np.flatnonzero(np.abs(out[:got]) > AUDIBLE)
+                if len(loud):
+                    self.first_sound = self.pos - got + int(loud[0])
+                    self.first_sound_at = time.perf_counter()
             return True
 
 

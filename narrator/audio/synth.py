@@ -127,6 +127,7 @@ class EspeakSynthesizer:
 
     def __init__(self) -> None:
         self._identity = espeak_identity()
+        self._version = importlib.metadata.version("pyttsx3")
         self._lock = threading.Lock()
         self._proc: subprocess.Popen[str] | None = None
         self._ready = False
@@ -138,7 +139,7 @@ class EspeakSynthesizer:
         return json.dumps(
             [
                 "pyttsx3-espeak",
-                importlib.metadata.version("pyttsx3"),
+                self._version,
                 self._identity,
                 PROCESSING_VERSION,
                 line.lang,

@@ -1,156 +1,31 @@
-"""Fixtures for the audio tests: a private PulseAudio server, a recorder, fakes.
+"""Fixtures for the audio tests: a private PulseAudio server (see soundserver.py),
+a fake synthesizer and a sample night.
 
-The server is real: `pulseaudio` started by the tests with its own
-XDG_RUNTIME_DIR, a null sink, and a keepalive stream of silence into it (without
-one the sink idles, its monitor records nothing and playback runs slow). It runs
-as root too (CI): `-n` skips the default config and loads just what we need.
-Tests record the sink's monitor with `parec` and measure what was really played.
+The server is real and started by the tests themselves; tests record its null
+sink's monitor with `parec` and measure what was really played.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import signal
-import subprocess
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from narrator.audio.synth import Clip, Line, Voice
 from narrator.script.model import Cue, Pause, Say, Script, Step
-
-SINK = "narrator_test"
-RATE = 22050
-
-
-@dataclass
-class SoundServer:
-    env: dict[str, str]
-    runtime: Path
-
-    def sink_inputs(self) -> list[str]:
-        out = subprocess.run(
-            ["pactl", "list", "sink-inputs", "short"],
-            env=self.env,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        return [row for row in out.stdout.splitlines() if row.strip()]
-
-    def record(self, path: Path) -> Recorder:
-        return Recorder(self, path)
-
-
-class Recorder:
-    """Records the null sink's monitor as mono float32 at 22050 Hz into a file."""
-
-    def __init__(self, server: SoundServer, path: Path) -> None:
-        self.path = path
-        self.proc = subprocess.Popen(
-            [
-                "parec",
-                "-d",
-                f"{SINK}.monitor",
-                "--raw",
-                "--format=float32le",
-                "--channels=1",
-                f"--rate={RATE}",
-                "--latency-msec=20",
-                str(path),
-            ],
-            env=server.env,
-        )
-        time.sleep(0.3)  # let the recorder connect before anything plays
-
-    def stop(self) -> np.ndarray:
-        time.sleep(0.3)
-        self.proc.send_signal(signal.SIGINT)
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        return np.fromfile(self.path, dtype=np.float32)
-
-
-def _wait_for_server(env: dict[str, str], proc: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"pulseaudio exited with {proc.returncode}")
-        ok = subprocess.run(["pactl", "info"], env=env, capture_output=True).returncode == 0
-        if ok:
-            return
-        time.sleep(0.1)
-    raise RuntimeError("pulseaudio did not start within 15 s")
+from tests.audio.soundserver import RATE, SoundServer, missing_tools
+from tests.audio.soundserver import sound_server as start_sound_server
 
 
 @pytest.fixture(scope="session")
 def sound_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SoundServer]:
     """A private PulseAudio server with a null sink, for the whole session."""
-    missing = [b for b in ("pulseaudio", "pactl", "pacat", "parec") if shutil.which(b) is None]
+    missing = missing_tools()
     if missing:
         pytest.skip(f"no {', '.join(missing)}: apt-get install pulseaudio pulseaudio-utils")
-    runtime = Path(tmp_path_factory.mktemp("pulse"))
-    runtime.chmod(0o700)
-    env = dict(os.environ)
-    env.update(
-        XDG_RUNTIME_DIR=str(runtime),
-        PULSE_SERVER=f"unix:{runtime}/pulse/native",
-        HOME=str(runtime),  # the server writes its cookie and state under $HOME
-        PULSE_STATE_PATH=str(runtime / "state"),
-    )
-    server = subprocess.Popen(
-        [
-            "pulseaudio",
-            "-n",
-            "--daemonize=no",
-            "--exit-idle-time=-1",
-            "--disallow-exit",
-            "--system=false",
-            "--log-target=stderr",
-            "--log-level=error",
-            "-L",
-            "module-native-protocol-unix auth-anonymous=1",
-            "-L",
-            f"module-null-sink sink_name={SINK} rate=44100",
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    keepalive = None
-    saved = {k: os.environ.get(k) for k in ("XDG_RUNTIME_DIR", "PULSE_SERVER", "PULSE_SINK")}
-    try:
-        _wait_for_server(env, server)
-        subprocess.run(["pactl", "set-default-sink", SINK], env=env, check=True)
-        keepalive = subprocess.Popen(
-            ["pacat", "--playback", "-d", SINK, "--latency-msec=10", "/dev/zero"], env=env
-        )
-        time.sleep(2.0)  # the sink's first seconds after the keepalive joins stall
-        # This process plays too (Playback tests): point PortAudio's ALSA at it.
-        os.environ.update(XDG_RUNTIME_DIR=env["XDG_RUNTIME_DIR"], PULSE_SERVER=env["PULSE_SERVER"])
-        yield SoundServer(env=env, runtime=runtime)
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-        for proc in (keepalive, server):
-            if proc is not None:
-                proc.terminate()
-                try:
-                    proc.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+    with start_sound_server(tmp_path_factory.mktemp("pulse")) as server:
+        yield server
 
 
 class FakeSynth:

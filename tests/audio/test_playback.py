@@ -22,8 +22,9 @@ from narrator.audio import AudioEngine, AudioSettings, list_devices
 from narrator.audio.commands import script_from_dict
 from narrator.audio.mixer import FADE_IN, FADE_OUT, TAIL
 from narrator.script.model import Pause, Say, script_to_dict
-from tests.audio.conftest import RATE, SoundServer, night, sample_night
+from tests.audio.conftest import night, sample_night
 from tests.audio.measure import local_lag, offset_of, silent_runs
+from tests.audio.soundserver import RATE, SoundServer
 
 pytestmark = pytest.mark.audio
 TOLERANCE = round(0.010 * RATE)  # 10 ms

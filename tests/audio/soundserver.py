@@ -1,0 +1,152 @@
+"""A private PulseAudio server with a null sink, and a recorder of its monitor.
+
+Used by the audio tests (a session fixture) and by scripts/bench. The server runs
+with its own XDG_RUNTIME_DIR, a null sink, and a keepalive stream of silence into
+it (without one the sink idles, its monitor records nothing and playback runs
+slow). It runs as root too (CI): `-n` skips the default configuration and loads
+only the two modules we need.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+SINK = "narrator_test"
+RATE = 22050
+TOOLS = ("pulseaudio", "pactl", "pacat", "parec")
+
+
+def missing_tools() -> list[str]:
+    return [b for b in TOOLS if shutil.which(b) is None]
+
+
+@dataclass
+class SoundServer:
+    env: dict[str, str]
+    runtime: Path
+
+    def sink_inputs(self) -> list[str]:
+        out = subprocess.run(
+            ["pactl", "list", "sink-inputs", "short"],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return [row for row in out.stdout.splitlines() if row.strip()]
+
+    def record(self, path: Path) -> Recorder:
+        return Recorder(self, path)
+
+
+class Recorder:
+    """Records the null sink's monitor as mono float32 at 22050 Hz into a file."""
+
+    def __init__(self, server: SoundServer, path: Path) -> None:
+        self.path = path
+        self.proc = subprocess.Popen(
+            [
+                "parec",
+                "-d",
+                f"{SINK}.monitor",
+                "--raw",
+                "--format=float32le",
+                "--channels=1",
+                f"--rate={RATE}",
+                "--latency-msec=20",
+                str(path),
+            ],
+            env=server.env,
+        )
+        time.sleep(0.3)  # let the recorder connect before anything plays
+
+    def stop(self) -> np.ndarray:
+        time.sleep(0.3)
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        return np.fromfile(self.path, dtype=np.float32)
+
+
+def _wait_for_server(env: dict[str, str], proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"pulseaudio exited with {proc.returncode}")
+        ok = subprocess.run(["pactl", "info"], env=env, capture_output=True).returncode == 0
+        if ok:
+            return
+        time.sleep(0.1)
+    raise RuntimeError("pulseaudio did not start within 15 s")
+
+
+@contextmanager
+def sound_server(runtime: Path) -> Iterator[SoundServer]:
+    """Start the server in `runtime`; while inside, this process plays into it too."""
+    runtime.mkdir(parents=True, exist_ok=True)
+    runtime.chmod(0o700)
+    env = dict(os.environ)
+    env.update(
+        XDG_RUNTIME_DIR=str(runtime),
+        PULSE_SERVER=f"unix:{runtime}/pulse/native",
+        HOME=str(runtime),  # the server writes its cookie and state under $HOME
+        PULSE_STATE_PATH=str(runtime / "state"),
+    )
+    server = subprocess.Popen(
+        [
+            "pulseaudio",
+            "-n",
+            "--daemonize=no",
+            "--exit-idle-time=-1",
+            "--disallow-exit",
+            "--system=false",
+            "--log-target=stderr",
+            "--log-level=error",
+            "-L",
+            "module-native-protocol-unix auth-anonymous=1",
+            "-L",
+            f"module-null-sink sink_name={SINK} rate=44100",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    keepalive = None
+    saved = {k: os.environ.get(k) for k in ("XDG_RUNTIME_DIR", "PULSE_SERVER")}
+    try:
+        _wait_for_server(env, server)
+        subprocess.run(["pactl", "set-default-sink", SINK], env=env, check=True)
+        keepalive = subprocess.Popen(
+            ["pacat", "--playback", "-d", SINK, "--latency-msec=10", "/dev/zero"], env=env
+        )
+        time.sleep(2.0)  # the sink's first seconds after the keepalive joins stall
+        # PortAudio's ALSA "default" reaches PulseAudio through these variables.
+        os.environ.update(XDG_RUNTIME_DIR=env["XDG_RUNTIME_DIR"], PULSE_SERVER=env["PULSE_SERVER"])
+        yield SoundServer(env=env, runtime=runtime)
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        for proc in (keepalive, server):
+            if proc is not None:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
