@@ -27,4 +27,9 @@ def write_audio(timeline: Timeline, path: Path) -> None:
     if fmt is None:
         known = ", ".join(FORMATS)
         raise ValueError(f"cannot write {path.name}: use one of {known}")
-    sf.write(path, timeline.samples, timeline.sample_rate, format=fmt[0], subtype=fmt[1])
+    if not path.parent.is_dir():
+        raise ValueError(f"cannot write {path}: no folder {path.parent}")
+    try:
+        sf.write(path, timeline.samples, timeline.sample_rate, format=fmt[0], subtype=fmt[1])
+    except (OSError, RuntimeError) as exc:  # LibsndfileError is a RuntimeError
+        raise ValueError(f"cannot write {path}: {exc}") from exc

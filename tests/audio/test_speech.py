@@ -166,3 +166,26 @@ def test_cli_render_of_a_real_ruleset(tmp_path: Path) -> None:
 def test_clip_type_is_float32_mono() -> None:
     clip = postprocess(np.zeros(100, np.float32), 22050)
     assert isinstance(clip, Clip) and clip.samples.dtype == np.float32 and len(clip.samples) == 0
+
+
+def test_no_speech_engine_is_exit_3_with_the_install_command(tmp_path: Path) -> None:
+    """Neither the system's libespeak-ng (forced off) nor a working wheel."""
+    fake = tmp_path / "shim" / "espeakng_loader"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise ImportError('espeakng_loader is hidden')\n")
+    out = subprocess.run(
+        [sys.executable, "-m", "narrator.cli", "render", "onuw", "--players", "3"]
+        + ["--roles", "werewolf:2,villager:3,tanner", "--out", str(tmp_path / "n.wav")],
+        capture_output=True,
+        text=True,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "PYTHONPATH": str(tmp_path / "shim"),
+            "NARRATOR_ESPEAK": "wheel",
+            "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        },
+        timeout=60,
+    )
+    assert out.returncode == 3, out.stderr
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+    assert "pip install espeakng-loader" in out.stderr
