@@ -80,7 +80,7 @@ class Worker:
                 self.known.update(lang.lower() for lang in v["languages"])
                 self.known.add(str(v["name"]).lower())
         if voice.split("+", 1)[0].lower() not in self.known:
-            raise ValueError(f"unknown voice {voice!r}")
+            raise ValueError(f"unknown voice {voice!r}: see `narrator voices`")
 
     def say(self, req: dict[str, Any]) -> dict[str, Any]:
         voice = str(req["voice"])
@@ -111,6 +111,9 @@ class Worker:
             if req.get("op") == "voices":
                 return self.voices()
             return {"ok": False, "error": f"unknown op {req.get('op')!r}"}
+        except ValueError as exc:  # a voice espeak-ng does not have
+            self.voice = None
+            return {"ok": False, "error": str(exc)}
         except Exception as exc:  # one bad line must not end the worker
             self.voice = None
             return {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
