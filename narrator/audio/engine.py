@@ -59,6 +59,7 @@ class AudioEngine:
         self._sounds: dict[str, Samples] = {}
         self._knocks: list[tuple[str, Samples]] | None = None
         self._playing: list[Playback] = []
+        self._prewarm: threading.Thread | None = None
 
     def _prepare(self) -> None:
         with contextlib.suppress(Exception):  # play() reports any failure itself
@@ -98,7 +99,8 @@ class AudioEngine:
         inner = self.synth.inner
         if isinstance(inner, EspeakSynthesizer):
             inner.start()
-        threading.Thread(target=self._prepare, name="narrator-prewarm", daemon=True).start()
+        self._prewarm = threading.Thread(target=self._prepare, name="narrator-prewarm")
+        self._prewarm.start()
 
     def _sound(self, name: str) -> Samples:
         with self._lock:
@@ -206,5 +208,7 @@ class AudioEngine:
             synth, self._synth = self._synth, None
         for playback in playing:
             playback.stop()
+        if self._prewarm is not None:
+            self._prewarm.join()  # never leave PortAudio half-initialised at exit
         if synth is not None:
             synth.close()
