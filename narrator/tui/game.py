@@ -110,6 +110,13 @@ class Game:
     def set_action_time(self, role_id: str, seconds: float) -> None:
         self.action_times[role_id] = max(0.0, min(600.0, seconds))
 
+    def is_recommended(self) -> bool:
+        try:
+            roles, _ = recommended(self.ruleset, self.players)
+        except SelectionError:
+            return False
+        return dict(roles) == self.counts
+
     def recommend(self) -> str | None:
         """Use the recommended deck; a sentence when there is none for this count."""
         try:
@@ -135,10 +142,11 @@ class Game:
         if not sizes:
             extra = rng.randint(setup.extra_min, setup.extra_max)
             sizes = {"": self.players + extra}
-        for _ in range(500):
+        for attempt in range(500):
             counts = self._draw(rng, sizes)
             report = check_selection(self.ruleset, self.players, tuple(counts.items()))
-            if report.ok and counts != self.counts:
+            # Prefer a deck without warnings; settle for one with them only if rare.
+            if report.ok and counts != self.counts and (not report.warnings or attempt > 300):
                 self.counts = counts
                 return True
         return False

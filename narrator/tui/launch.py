@@ -55,6 +55,9 @@ def make_app(environ: Mapping[str, str] | None = None) -> NarratorApp:
     else:
         from narrator.audio import AudioEngine
 
+        # No engine.prewarm() here: starting the speech worker while Textual enters
+        # application mode has been seen to lose the terminal's alternate-screen
+        # switch (see docs/TUI.md); the worker starts with the first night instead.
         engine, choices = AudioEngine(_placeholder()), RealChoices()
     return NarratorApp(engine, store, settings, load_catalog(), clock, choices, notice)
 

@@ -22,7 +22,7 @@ async def test_lupus_round_into_the_second_night(tmp_path: Path) -> None:
         assert isinstance(app.screen, SetupScreen)
         game = app.game
         assert game is not None and game.ruleset.id == "lupus"
-        await pilot.press("right_square_bracket", "r")  # 8 players, recommended deck
+        await pilot.press("right_square_bracket")  # 8 players: the recommended deck follows
         text = screen_text(app)
         assert "8 players (7–24)" in text
         assert "These are the possible roles" in text

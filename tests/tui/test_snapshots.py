@@ -48,7 +48,7 @@ async def _setup_onuw(pilot: Pilot[Any], clock: ManualClock) -> None:
 
 
 async def _setup_onuw_invalid(pilot: Pilot[Any], clock: ManualClock) -> None:
-    await pilot.press(*ONUW, "right_square_bracket")  # 6 players, 8 cards: not enough
+    await pilot.press(*ONUW, "x", "right_square_bracket")  # 6 players, 8 cards: not enough
 
 
 async def _setup_lupus(pilot: Pilot[Any], clock: ManualClock) -> None:

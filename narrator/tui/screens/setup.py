@@ -104,7 +104,11 @@ class SetupScreen(Screen[None]):
         self.action_players(1 if event.button.id == "more" else -1)
 
     def action_players(self, delta: int) -> None:
+        # A recommended deck follows the player count; a hand-made one is left alone.
+        follow = self.game.is_recommended()
         self.game.set_players(self.game.players + delta)
+        if follow:
+            self.game.recommend()
         self.show()
 
     def action_recommend(self) -> None:
