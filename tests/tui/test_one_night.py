@@ -26,7 +26,7 @@ async def test_a_whole_one_night_game(tmp_path: Path) -> None:
         assert game is not None and game.ruleset.id == "onuw"
         text = screen_text(app)
         assert "5 players (3–10)" in text
-        assert "8 cards chosen · 8 needed (players + 3)" in text
+        assert "8 cards · 8 needed: 5 dealt + 3 in the centre" in text
         assert "Ready to play" in text
 
         # A random deck, then back to the recommended one with one key.

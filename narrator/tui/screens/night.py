@@ -24,7 +24,8 @@ class NightScreen(ScriptScreen):
 
     def compose(self) -> ComposeResult:
         game = self.game
-        yield Static(f"Night {game.night} · {game.title} · {game.players} players", id="title")
+        what = "Opening call" if self.script.rounds else f"Night {game.night}"
+        yield Static(f"{what} · {game.title} · {game.players} players", id="title")
         roles = ", ".join(
             f"{game.name(r)}" + (f" ×{n}" if n > 1 else "") for r, n in self.script.roles
         )

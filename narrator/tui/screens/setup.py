@@ -76,13 +76,21 @@ class SetupScreen(Screen[None]):
             f" {game.players} players ({setup.min_players}–{setup.max_players}) "
         )
         self.query_one(RolePicker).show(game.groups(), game.counts, game.lang)
-        want = game.players + setup.extra_min
-        extra = f" (players + {setup.extra_min})" if setup.extra_min else ""
-        if setup.extra_min == setup.extra_max:
-            need = f"{want} needed{extra}"
+        low, high = game.players + setup.extra_min, game.players + setup.extra_max
+        if setup.extra_min == setup.extra_max and setup.extra_min:
+            need = f"{low} needed: {game.players} dealt + {setup.extra_min} in the centre"
+        elif low == high:
+            need = f"{low} needed"
         else:
-            need = f"{want}–{game.players + setup.extra_max} allowed"
-        self.query_one("#cards", Static).update(f"{game.cards} cards chosen · {need}")
+            need = f"{low}–{high} allowed"
+        lines = [f"{game.cards} cards · {need}"]
+        aside = game.cards - high  # a deck's discard (Lupus with 7 players)
+        if aside > 0 and game.valid:
+            lines = [
+                f"{game.cards} cards for {game.players} players:",
+                f"deal after removing {aside} at random, unseen.",
+            ]
+        self.query_one("#cards", Static).update("\n".join(lines))
         report = game.report()
         lines = [f"[red]✗ {e}[/]" for e in report.errors]
         lines += [f"[yellow]! {w}[/]" for w in report.warnings]
