@@ -24,13 +24,18 @@ if TYPE_CHECKING:
 class RealChoices:
     """Voices and devices from the audio layer; none when it cannot tell."""
 
-    def voices(self, lang: str) -> list[tuple[str, str]]:
-        try:
-            from narrator.audio import list_voices
+    def __init__(self) -> None:
+        self._voices: dict[str, list[tuple[str, str]]] = {}
 
-            return [(v.id, v.name) for v in list_voices(lang)]
-        except Exception:
-            return []
+    def voices(self, lang: str) -> list[tuple[str, str]]:
+        if lang not in self._voices:  # each ask starts a speech process: once is enough
+            try:
+                from narrator.audio import list_voices
+
+                self._voices[lang] = [(v.id, v.name) for v in list_voices(lang)]
+            except Exception:
+                return []
+        return self._voices[lang]
 
     def devices(self) -> list[tuple[str, str]]:
         try:

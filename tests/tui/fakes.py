@@ -15,7 +15,7 @@ from narrator.rules import load_catalog
 from narrator.rules.catalog import Catalog
 from narrator.script import Say, Step
 from narrator.tui.app import NarratorApp
-from narrator.tui.engine import NoChoices, SilentEngine, SilentPlayback
+from narrator.tui.engine import AudioChoices, NoChoices, SilentEngine, SilentPlayback
 from narrator.tui.settings import Settings, SettingsStore
 
 
@@ -67,6 +67,7 @@ def make_app(
     settings: Settings | None = None,
     problem: str | None = None,
     catalog: Catalog | None = None,
+    choices: AudioChoices | None = None,
 ) -> tuple[NarratorApp, RecordingEngine, ManualClock]:
     clock = ManualClock()
     engine = RecordingEngine(clock, problem)
@@ -77,7 +78,7 @@ def make_app(
         settings or Settings(),
         catalog or load_catalog(tmp_path / "no-user-rulesets"),
         clock,
-        NoChoices(),
+        choices or NoChoices(),
         rng=random.Random(7),
     )
     return app, engine, clock
@@ -104,3 +105,17 @@ def screen_text(app: NarratorApp) -> str:
         app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
     )
     return console.export_text()
+
+
+class FakeChoices:
+    """Two voices per language and two devices, as the settings screen lists them."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def voices(self, lang: str) -> list[tuple[str, str]]:
+        self.asked.append(lang)
+        return [(f"{lang}-a", f"Voice A ({lang})"), (f"{lang}-b", f"Voice B ({lang})")]
+
+    def devices(self) -> list[tuple[str, str]]:
+        return [("0", "Built-in speakers (default)"), ("3", "USB speaker")]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from textual.widgets import Input
+from textual.widgets import Input, Select
 
 from narrator.script import Pause
 from narrator.tui.engine import SilentEngine
@@ -19,7 +19,7 @@ from narrator.tui.screens.preview import PreviewScreen
 from narrator.tui.screens.settings import SettingsScreen
 from narrator.tui.screens.setup import SetupScreen
 from tests.tui.conftest import run_until, settle, sync
-from tests.tui.fakes import make_app, screen_text
+from tests.tui.fakes import FakeChoices, make_app, screen_text
 
 ONUW = ("down", "down", "enter")
 
@@ -31,7 +31,9 @@ async def test_pause_skip_and_stop_the_night(tmp_path: Path) -> None:
         await pilot.press(*ONUW, "space")
         night = app.screen
         assert isinstance(night, NightScreen)
-        await run_until(pilot, clock, lambda: "Werewolves, wake up" in screen_text(app), step=1)
+        await settle(pilot, lambda: night.playback is not None)
+        clock.advance(5)  # into the werewolves' wake-up call
+        await settle(pilot, lambda: "Werewolves, wake up" in screen_text(app))
         await pilot.press("space")  # pause
         assert night.paused
         before = night.step_index
@@ -149,3 +151,27 @@ async def test_help_theme_and_command_palette(tmp_path: Path) -> None:
         await pilot.press("enter")
         await settle(pilot, lambda: app.game is not None and app.game.counts.get("villager") == 3)
         assert isinstance(app.screen, SetupScreen)
+
+
+@sync
+async def test_voices_and_devices_are_offered_and_a_saved_voice_kept(tmp_path: Path) -> None:
+    from narrator.tui.settings import Settings
+
+    choices = FakeChoices()
+    app, engine, _ = make_app(tmp_path, Settings(voice="old-voice"), choices=choices)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("f2")
+        form = app.screen
+        assert isinstance(form, SettingsScreen)
+        await settle(pilot, lambda: choices.asked == ["en"])
+        await pilot.pause(0.05)
+        voice = form.query_one("#voice", Select)
+        assert voice.value == "old-voice"  # a voice no longer offered is not lost
+        device = form.query_one("#device", Select)
+        device.value = "3"
+        form.query_one("#language", Select).value = "it"
+        await settle(pilot, lambda: choices.asked == ["en", "it"])
+        await pilot.press("ctrl+s")
+    saved = json.loads((tmp_path / "settings.json").read_text())
+    assert saved["device"] == "3" and saved["language"] == "it"
+    assert engine.settings.device == 3

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import ClassVar
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -38,14 +39,17 @@ class SettingsScreen(ModalScreen[Settings | None]):
         super().__init__()
         self.settings = settings
         self.choices = choices
+        self._voices_for = settings.language  # the language the voice list is for
 
     def _row(self, label: str, widget: Input | Select[str] | Switch) -> Horizontal:
         return Horizontal(Label(label, classes="field-label"), widget, classes="field")
 
     def compose(self) -> ComposeResult:
         s = self.settings
-        voices = [(name, vid) for vid, name in self.choices.voices(s.language)]
-        devices = [(name, did) for did, name in self.choices.devices()]
+        # Only the saved values at first: the lists are asked for in a worker (the
+        # speech engine takes a moment to answer) and filled in when they come.
+        voices = [(s.voice, s.voice)] if s.voice else []
+        devices = [(s.device, s.device)] if s.device else []
         with VerticalScroll(id="settings-form"):
             yield Static("Settings", id="settings-title")
             yield self._row(
@@ -111,6 +115,33 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 yield Button("Clear action times", id="clear-times")
                 yield Button("Cancel", id="cancel")
         yield Footer()
+
+    def on_mount(self) -> None:
+        self.load_choices(self.settings.language)
+
+    @work(thread=True, exclusive=True, group="choices")
+    def load_choices(self, language: str) -> None:
+        voices = self.choices.voices(language)
+        devices = self.choices.devices()
+        self.app.call_from_thread(self.fill_choices, voices, devices)
+
+    def fill_choices(self, voices: list[tuple[str, str]], devices: list[tuple[str, str]]) -> None:
+        for widget_id, found in (("#voice", voices), ("#device", devices)):
+            select: Select[str] = self.query_one(widget_id, Select)
+            current = select.value if isinstance(select.value, str) else None
+            options = [(label, value) for value, label in found]
+            if current is not None and current not in [v for _, v in options]:
+                options.insert(0, (current, current))
+            select.set_options(options)
+            if current is not None:
+                select.value = current
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        value = event.value
+        # (a Select also reports its first value; the list for it is already coming)
+        if event.select.id == "language" and isinstance(value, str) and value != self._voices_for:
+            self._voices_for = value
+            self.load_choices(value)
 
     def _number(self, field: str, low: float, high: float) -> float:
         text = self.query_one(f"#{field}", Input).value.strip()
