@@ -24,6 +24,7 @@ from narrator.script.render_text import estimate_seconds
 from narrator.tui.engine import Clock, NightEngine, Playing
 from narrator.tui.game import Game
 from narrator.tui.runner import Countdown, Segment, segments
+from narrator.tui.screens.confirm import ConfirmDialog
 
 
 class ScriptScreen(Screen[str]):
@@ -64,6 +65,7 @@ class ScriptScreen(Screen[str]):
         self.generation = 0
         self._seg_started = 0.0
         self._tick: IntervalTimer | None = None
+        self._finish_pending = False
 
     # -- for subclasses -------------------------------------------------------------
     def build_script(self) -> Script:
@@ -73,7 +75,15 @@ class ScriptScreen(Screen[str]):
         """Show the current step, the progress and the times."""
 
     def script_finished(self) -> None:
-        self.dismiss("finished")
+        if self.app.screen is self:
+            self.dismiss("finished")
+        else:  # a dialog (help, settings, "stop?") is open: go on when it closes
+            self._finish_pending = True
+
+    def on_screen_resume(self) -> None:
+        if self._finish_pending:
+            self._finish_pending = False
+            self.dismiss("finished")
 
     # -- state -----------------------------------------------------------------------
     @property
@@ -259,5 +269,16 @@ class ScriptScreen(Screen[str]):
             self.next_segment()
 
     def action_stop(self) -> None:
-        self.halt()
-        self.dismiss("stopped")
+        if not self.started or self.done:
+            self.halt()
+            self.dismiss("stopped")
+            return
+
+        def answered(stop: bool | None) -> None:
+            if stop:
+                self.halt()
+                self.dismiss("stopped")
+
+        # The night goes on while the question is asked: nobody has to open their eyes.
+        what = "night" if self.script.phase == "night" else "day"
+        self.app.push_screen(ConfirmDialog(f"Stop the {what}? The calls end at once."), answered)

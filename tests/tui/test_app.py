@@ -11,6 +11,7 @@ from textual.widgets import Input, Select
 from narrator.script import Pause
 from narrator.tui.engine import SilentEngine
 from narrator.tui.launch import make_app as make_real_app
+from narrator.tui.screens.confirm import ConfirmDialog
 from narrator.tui.screens.export import ExportDialog
 from narrator.tui.screens.games import GamesScreen
 from narrator.tui.screens.help import HelpScreen
@@ -46,7 +47,10 @@ async def test_pause_skip_and_stop_the_night(tmp_path: Path) -> None:
         await pilot.press("s")  # and past the werewolves' silence
         await settle(pilot, lambda: "Werewolves, close your eyes." in engine.said("night"))
         assert not [p for p in engine.played("night") if isinstance(p, Pause) and p.role]
-        await pilot.press("escape")  # stop: back to the roles, silence at once
+        await pilot.press("escape")  # stop? the night goes on while it asks
+        assert isinstance(app.screen, ConfirmDialog)
+        assert not engine.playbacks[-1].finished
+        await pilot.press("y")  # stop: back to the roles, silence at once
         assert isinstance(app.screen, SetupScreen)
         assert all(p.finished for p in engine.playbacks)
 
@@ -175,3 +179,22 @@ async def test_voices_and_devices_are_offered_and_a_saved_voice_kept(tmp_path: P
     saved = json.loads((tmp_path / "settings.json").read_text())
     assert saved["device"] == "3" and saved["language"] == "it"
     assert engine.settings.device == 3
+
+
+@sync
+async def test_the_night_ends_under_an_open_dialog_and_the_day_follows(tmp_path: Path) -> None:
+    from narrator.tui.screens.day import DayScreen
+
+    app, _, clock = make_app(tmp_path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press(*ONUW, "space")
+        night = app.screen
+        assert isinstance(night, NightScreen)
+        await settle(pilot, lambda: night.playback is not None)
+        await pilot.press("escape")
+        assert isinstance(app.screen, ConfirmDialog)
+        clock.advance(500)
+        await settle(pilot, lambda: night.done)
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")
+        await settle(pilot, lambda: isinstance(app.screen, DayScreen))

@@ -69,6 +69,11 @@ async def _night(pilot: Pilot[Any], clock: ManualClock) -> None:
     await settle(pilot, lambda: "You may look at another" in screen_text(app))
 
 
+async def _stop_night(pilot: Pilot[Any], clock: ManualClock) -> None:
+    await _night(pilot, clock)
+    await pilot.press("escape")
+
+
 async def _day(pilot: Pilot[Any], clock: ManualClock) -> None:
     await pilot.press(*ONUW, "space")
     app = pilot.app
@@ -124,6 +129,7 @@ CASES: dict[str, tuple[Before, str | None]] = {
     "preview": (_preview, None),
     "night": (_night, None),
     "day_discussion": (_day, None),
+    "night_stop_question": (_stop_night, None),
     "day_lupus_accusation": (_lupus_accusation, None),
     "settings": (_settings, None),
     "help": (_help, None),

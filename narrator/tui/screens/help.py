@@ -34,7 +34,7 @@ next night when you press **n**.
 | preview | l / t / e | language / turn time / export to a sound file |
 | night, day | space | start, pause, resume |
 | night, day | s | skip to the next call |
-| night, day | Esc | stop |
+| night, day | Esc | stop (asks first; the calls go on meanwhile) |
 | day | + − | add or take 30 s on the running timer |
 | day | Enter | go on (after the accusation, after the vote) |
 | day | n / g | next night / new game |
