@@ -37,12 +37,16 @@ class ScriptScreen(Screen[str]):
     ]
 
     class StepReached(Message):
+        """The playback reached step `index` of the segment being played."""
+
         def __init__(self, generation: int, index: int) -> None:
             super().__init__()
             self.generation = generation
             self.index = index
 
     class SegmentEnded(Message):
+        """The segment's speech was heard to the end (or failed with `error`)."""
+
         def __init__(self, generation: int, error: str | None) -> None:
             super().__init__()
             self.generation = generation
@@ -63,7 +67,6 @@ class ScriptScreen(Screen[str]):
         self.countdown: Countdown | None = None
         self.paused = False
         self.generation = 0
-        self._seg_started = 0.0
         self._tick: IntervalTimer | None = None
         self._finish_pending = False
 
@@ -138,7 +141,6 @@ class ScriptScreen(Screen[str]):
             self.script_finished()
             return
         self.step_index = segment.start
-        self._seg_started = self.clock.now()
         if segment.kind == "speech":
             self.play(self.generation, segment.script(self.script))
         elif segment.kind == "timer":
