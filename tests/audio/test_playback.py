@@ -21,8 +21,9 @@ import pytest
 from narrator.audio import AudioEngine, AudioSettings, list_devices
 from narrator.audio.commands import script_from_dict
 from narrator.audio.mixer import FADE_IN, FADE_OUT, TAIL
+from narrator.audio.synth import Clip, Line
 from narrator.script.model import Pause, Say, script_to_dict
-from tests.audio.conftest import night, sample_night
+from tests.audio.conftest import FakeSynth, night, sample_night
 from tests.audio.measure import local_lag, offset_of, silent_runs
 from tests.audio.soundserver import RATE, SoundServer
 
@@ -233,3 +234,27 @@ def test_no_portaudio_is_exit_3_with_the_install_command(tmp_path: Path) -> None
     assert out.returncode == 3
     assert out.stderr.strip().count("\n") == 0
     assert "apt-get install libportaudio2" in out.stderr
+
+
+def test_a_cold_night_starts_before_it_is_all_rendered(
+    sound_server: SoundServer, tmp_path: Path
+) -> None:
+    """The first call is made first; the rest is rendered while the night plays."""
+
+    class SlowSynth(FakeSynth):
+        def synthesize(self, line: Line) -> Clip:
+            time.sleep(0.25)  # a slow engine: the whole night takes over a second
+            return super().synthesize(line)
+
+    script = night(*(s for i in range(3) for s in (Say(f"Role {i}, wake up."), Pause(0.2))))
+    engine = AudioEngine(AudioSettings(), cache_dir=tmp_path, synthesizer=SlowSynth())
+    try:
+        started = time.monotonic()
+        playback = engine.play(script)
+        assert time.monotonic() - started < 0.6  # only the first line was waited for
+        assert playback.duration is None  # still rendering
+        assert playback.wait(timeout=30)
+        assert playback.duration is not None and playback.error is None
+        assert playback.feeder.starved == 0 and playback.underruns == 0
+    finally:
+        engine.close()
