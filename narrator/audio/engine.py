@@ -194,7 +194,8 @@ class AudioEngine:
                 mix.add(index, step, self._clips(step, script.lang, settings))
             mix.finish()
         except Exception as exc:  # reported through Playback.error, never lost
-            playback.fail(f"{type(exc).__name__}: {exc}")
+            if not playback.finished:  # after stop() or close(), nobody is listening
+                playback.fail(f"{type(exc).__name__}: {exc}")
 
     def speak(self, text: str, lang: str) -> Playback:
         """Say one line now, without the bed (day warnings, the vote countdown)."""

@@ -24,7 +24,13 @@ AUDIBLE = 10 ** (-60 / 20)  # the first sample above -60 dBFS counts as "heard"
 
 
 class Stream(Protocol):
-    """What `Playback` needs from a sounddevice.OutputStream."""
+    """The device side of the player (a sounddevice.OutputStream in practice).
+
+    Once started it calls the callback it was built with, from its own thread, for
+    each block of mono float32 frames it needs, and calls `finished` once when it
+    ends (the callback raised CallbackStop, or abort). `abort` stops at once,
+    dropping what is buffered; `close` frees the device.
+    """
 
     def start(self) -> None: ...
 
@@ -106,7 +112,7 @@ class Playback:
     def __init__(
         self,
         mix: MixBuilder,
-        open_stream: Callable[[Callable[..., None], Callable[[], None]], Any],
+        open_stream: Callable[[Callable[..., None], Callable[[], None]], Stream],
         sample_rate: int,
         on_close: Callable[[], None] | None = None,
     ) -> None:
@@ -116,10 +122,12 @@ class Playback:
         self._done = threading.Event()
         self._error: str | None = None
         self._on_close = on_close
-        self._stream: Any = open_stream(self._callback, self._finished)
+        self._stop_lock = threading.Lock()
+        self._stream: Stream | None = open_stream(self._callback, self._finished)
 
     def start(self) -> None:
-        self._stream.start()
+        if self._stream is not None:
+            self._stream.start()
 
     def _callback(self, outdata: Any, frames: int, time_info: Any, status: Any) -> None:
         import sounddevice as sd
@@ -192,7 +200,8 @@ class Playback:
 
     def stop(self) -> None:
         """Stop now and free the device (idempotent)."""
-        stream, self._stream = self._stream, None
+        with self._stop_lock:
+            stream, self._stream = self._stream, None
         if stream is not None:
             stream.abort(ignore_errors=True)
             stream.close(ignore_errors=True)
@@ -205,13 +214,13 @@ class Playback:
 
 def open_output(
     device: str | int | None, sample_rate: int
-) -> Callable[[Callable[..., None], Callable[[], None]], Any]:
+) -> Callable[[Callable[..., None], Callable[[], None]], Stream]:
     """A factory of sounddevice output streams on `device` (mono float32)."""
 
-    def opener(callback: Callable[..., None], finished: Callable[[], None]) -> Any:
+    def opener(callback: Callable[..., None], finished: Callable[[], None]) -> Stream:
         import sounddevice as sd
 
-        return sd.OutputStream(
+        stream: Stream = sd.OutputStream(
             samplerate=sample_rate,
             channels=1,
             dtype="float32",
@@ -220,5 +229,6 @@ def open_output(
             callback=callback,
             finished_callback=finished,
         )
+        return stream
 
     return opener
