@@ -4,6 +4,13 @@ Everything the CLI and the TUI need is re-exported here. The layers below are a
 `Synthesizer` (text -> samples, cached on disk), the tapping bed, a pure numpy
 mixer (script -> one buffer and its events) and a PortAudio player; see each
 module. The core (`narrator.rules`, `narrator.script`) never imports this package.
+
+In short: `engine = AudioEngine(AudioSettings(...))`; `engine.prewarm()` when the
+app starts (optional: the first `play()` then starts in ~20 ms); change settings
+between nights with `engine.settings = ...`; `engine.play(script)` returns a
+thread-safe `Playback`; `engine.render(script)` a `Timeline` (float32 mono samples
+in -1..1 at 22050 Hz, `Event`s whose `start`/`end` are sample indexes; `to_dict()`
+gives seconds, one event per say, pause, cue and timer step, with its `step` index).
 """
 
 from __future__ import annotations
