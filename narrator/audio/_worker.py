@@ -19,11 +19,14 @@ writes is `{"ready": true, ...}` or `{"ready": false, "error": ...}`.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import json
 import os
 import sys
+import wave
+from array import array
 from typing import Any, TextIO
 
 
@@ -41,6 +44,20 @@ def load_espeak() -> str:
     os.environ["ESPEAK_DATA_PATH"] = espeakng_loader.get_data_path()
     ctypes.CDLL(espeakng_loader.get_library_path(), mode=ctypes.RTLD_GLOBAL)
     return "wheel"
+
+
+_ATTEMPTS = 3
+
+
+def _has_sound(path: str) -> bool:
+    """Whether the WAV at `path` holds anything above -48 dBFS."""
+    try:
+        with wave.open(path, "rb") as f:
+            frames = f.readframes(f.getnframes())
+    except (OSError, EOFError, wave.Error):
+        return False
+    samples = array("h", frames[: len(frames) // 2 * 2])
+    return bool(samples) and max(max(samples), -min(samples)) > 130
 
 
 def _voice_rate(voice: str) -> int:
@@ -90,9 +107,28 @@ class Worker:
             self.voice = voice
         # The espeak driver resets the rate on a voice change: set it every time.
         self.engine.setProperty("rate", int(req["rate"]))
-        self.engine.save_to_file(str(req["text"]), str(req["path"]))
+        text, path = str(req["text"]), str(req["path"])
+        for _attempt in range(_ATTEMPTS):
+            self._say_once(text, path)
+            if _has_sound(path) or not any(ch.isalnum() for ch in text):
+                return {"ok": True, "sample_rate": _voice_rate(voice)}
+            print(f"narrator speech worker: no sound for {text!r}, again", file=sys.stderr)
+        return {"ok": False, "error": f"the speech engine gave no sound for {text!r}"}
+
+    def _say_once(self, text: str, path: str) -> None:
+        # pyttsx3's espeak driver runs libespeak-ng asynchronously and, on a busy
+        # machine, a late "stop" from the line before can cancel this one (an empty
+        # file, seen under load): clear that flag, and wait for espeak to go idle.
+        driver = getattr(getattr(self.engine, "proxy", None), "_driver", None)
+        if driver is not None and hasattr(driver, "_stopping"):
+            driver._stopping = False
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+        self.engine.save_to_file(text, path)
         self.engine.runAndWait()
-        return {"ok": True, "sample_rate": _voice_rate(voice)}
+        from pyttsx3.drivers import _espeak
+
+        _espeak.Synchronize()
 
     def voices(self) -> dict[str, Any]:
         found = []

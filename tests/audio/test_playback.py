@@ -131,7 +131,7 @@ def test_every_pause_is_measured_silence_without_bed(
     # softly, so a silence can be a little longer than its pause, never shorter).
     for e in (e for e in timeline.events if e.kind == "pause"):
         inside = [(a, b) for a, b in expected if a <= e.start + 1 and b >= e.end - 1]
-        assert len(inside) == 1
+        assert len(inside) == 1, (e, expected, timeline.events)
 
 
 def test_pause_resume_skip_current_step_and_stop(sound_server: SoundServer, tmp_path: Path) -> None:
