@@ -60,10 +60,14 @@ def make_app(environ: Mapping[str, str] | None = None) -> NarratorApp:
     else:
         from narrator.audio import AudioEngine
 
-        # No engine.prewarm() here: starting the speech worker while Textual enters
-        # application mode has been seen to lose the terminal's alternate-screen
-        # switch (see docs/TUI.md); the worker starts with the first night instead.
-        engine, choices = AudioEngine(_placeholder()), RealChoices()
+        real = AudioEngine(_placeholder())
+        # sounddevice points fd 2 at /dev/null while PortAudio starts up (to hide
+        # ALSA's chatter), and Textual draws on fd 2: PortAudio must be loaded here,
+        # before the app draws, never in a thread beside it -- or the app loses
+        # output (the alternate-screen switch among it). Checking the output loads it.
+        real.check_output()
+        real.prewarm()  # the speech worker starts now, so the first call is quick
+        engine, choices = real, RealChoices()
     return NarratorApp(engine, store, settings, load_catalog(), clock, choices, notice)
 
 
