@@ -1,0 +1,107 @@
+"""The app with the real audio layer, playing into a private PulseAudio server.
+
+The other app tests use a silent recording engine on a virtual clock; this one
+plays a short night for real -- speech synthesised by espeak-ng, the tapping bed,
+PortAudio into a null sink -- records the sink's monitor, and checks that the night
+was heard through to the day, every call in order.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from narrator.audio import AudioEngine, AudioSettings
+from narrator.rules import load_catalog
+from narrator.script import Say, Script
+from narrator.tui.app import NarratorApp
+from narrator.tui.engine import NoChoices, SystemClock
+from narrator.tui.screens.day import DayScreen
+from narrator.tui.screens.night import NightScreen
+from narrator.tui.screens.setup import SetupScreen
+from narrator.tui.settings import Settings, SettingsStore
+from tests.audio.soundserver import RATE, SoundServer, missing_tools, sound_server
+from tests.tui.conftest import settle, sync
+from tests.tui.fakes import screen_text
+
+pytestmark = pytest.mark.audio
+MINIMAL = Path(__file__).resolve().parents[1] / "unit" / "minimal.yaml"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SoundServer]:
+    missing = missing_tools()
+    if missing:
+        pytest.skip(f"no {', '.join(missing)}: apt-get install pulseaudio pulseaudio-utils")
+    with sound_server(tmp_path_factory.mktemp("pulse-tui")) as running:
+        yield running
+
+
+class WatchedEngine(AudioEngine):
+    """The real engine, noting each night it plays and which step is heard when."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.nights: list[tuple[Script, Any]] = []
+
+    def play(self, script: Script) -> Any:
+        playback = super().play(script)
+        self.nights.append((script, playback))
+        return playback
+
+
+@sync
+async def test_a_night_is_heard_through_to_the_day(server: SoundServer, tmp_path: Path) -> None:
+    rulesets = tmp_path / "rulesets"
+    rulesets.mkdir()
+    shutil.copy(MINIMAL, rulesets / "tiny.yaml")  # two calls: a short night
+    engine = WatchedEngine(AudioSettings(), tmp_path / "cache")
+    clock = SystemClock()
+    app = NarratorApp(
+        engine,
+        SettingsStore(tmp_path / "settings.json"),
+        Settings(pace=0.3),
+        load_catalog(rulesets),
+        clock,
+        NoChoices(),
+    )
+    recorder = server.record(tmp_path / "monitor.raw")
+    heard: list[int] = []
+    try:
+        async with app.run_test(size=(100, 32)) as pilot:
+            await settle(pilot, lambda: app.audio_problem is None and app.screen is not None)
+            await pilot.press(*["down"] * 4, "enter")  # lupus, mafia, onuw, secret_moon, tiny
+            assert isinstance(app.screen, SetupScreen)
+            assert app.game is not None and app.game.ruleset.id == "tiny"
+            await pilot.press("space")
+            assert isinstance(app.screen, NightScreen)
+            deadline = time.monotonic() + 60
+            while not isinstance(app.screen, DayScreen):
+                assert time.monotonic() < deadline, "the night never ended"
+                if engine.nights:
+                    step = engine.nights[-1][1].current_step
+                    if step is not None and (not heard or heard[-1] != step):
+                        heard.append(step)
+                await pilot.pause(0.02)
+            await settle(pilot, lambda: "Day 1" in screen_text(app))
+    finally:
+        samples = recorder.stop()
+    script, playback = engine.nights[0]
+    assert playback.finished and playback.error is None
+    says = [i for i, s in enumerate(script.steps) if isinstance(s, Say)]
+    assert [i for i in heard if i in says] == says  # every call, in order, none skipped
+    # What the sink really played: as long as the rendered night, and never silent
+    # for long in between (the tapping bed runs under the pauses).
+    timeline = engine.render(script)
+    loud = np.flatnonzero(np.abs(samples) > 10 ** (-50 / 20))
+    assert loud.size, "nothing reached the sound server"
+    span = (loud[-1] - loud[0]) / RATE
+    assert abs(span - timeline.duration) < 0.5, (span, timeline.duration)
+    gaps = np.diff(loud) / RATE
+    assert gaps.max() < 0.5, f"a {gaps.max():.2f} s hole in the night"
