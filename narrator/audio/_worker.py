@@ -25,6 +25,8 @@ import ctypes.util
 import json
 import os
 import sys
+import threading
+import time
 import wave
 from array import array
 from typing import Any, TextIO
@@ -47,6 +49,7 @@ def load_espeak() -> str:
 
 
 _ATTEMPTS = 3
+_TIMEOUT = 30.0  # seconds for one line, far above the ~20 ms it takes
 
 
 def _has_sound(path: str) -> bool:
@@ -86,6 +89,9 @@ class Worker:
         self.engine = pyttsx3.init("espeak")
         self.voice: str | None = None
         self.known: set[str] | None = None
+        self.finished = threading.Event()
+        self.completed = False
+        self.engine.connect("finished-utterance", self._on_finished)
 
     def check_voice(self, voice: str) -> None:
         # espeak-ng falls back to its default voice on an unknown name without
@@ -110,25 +116,42 @@ class Worker:
         text, path = str(req["text"]), str(req["path"])
         for _attempt in range(_ATTEMPTS):
             self._say_once(text, path)
-            if _has_sound(path) or not any(ch.isalnum() for ch in text):
+            if self.completed and (_has_sound(path) or not any(c.isalnum() for c in text)):
                 return {"ok": True, "sample_rate": _voice_rate(voice)}
             print(f"narrator speech worker: no sound for {text!r}, again", file=sys.stderr)
         return {"ok": False, "error": f"the speech engine gave no sound for {text!r}"}
 
     def _say_once(self, text: str, path: str) -> None:
-        # pyttsx3's espeak driver runs libespeak-ng asynchronously and, on a busy
-        # machine, a late "stop" from the line before can cancel this one (an empty
-        # file, seen under load): clear that flag, and wait for espeak to go idle.
+        # pyttsx3's espeak driver runs libespeak-ng asynchronously, and its
+        # runAndWait() first cancels whatever espeak is still doing -- including the
+        # rate change just queued, which then cancels this very line (an empty
+        # file; it happened to one line in five). So: wait for espeak to be idle,
+        # clear a stale "stop" flag, and take the file only once
+        # "finished-utterance" says it is complete.
+        self._wait_idle()
         driver = getattr(getattr(self.engine, "proxy", None), "_driver", None)
         if driver is not None and hasattr(driver, "_stopping"):
             driver._stopping = False
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)
+        self.finished.clear()
+        self.completed = False
         self.engine.save_to_file(text, path)
         self.engine.runAndWait()
+        if not self.finished.wait(timeout=_TIMEOUT):
+            raise RuntimeError(f"the speech engine did not finish {text!r}")
+
+    def _wait_idle(self) -> None:
+        """Wait until libespeak-ng's own thread has nothing queued."""
         from pyttsx3.drivers import _espeak
 
-        _espeak.Synchronize()
+        deadline = time.monotonic() + _TIMEOUT
+        while _espeak.IsPlaying() and time.monotonic() < deadline:
+            time.sleep(0.0005)
+
+    def _on_finished(self, name: str | None = None, completed: bool = True) -> None:
+        self.completed = completed
+        self.finished.set()
 
     def voices(self) -> dict[str, Any]:
         found = []
