@@ -12,6 +12,7 @@ is already playing keeps the settings it started with.
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 from pathlib import Path
 
@@ -60,6 +61,7 @@ class AudioEngine:
         self._knocks: list[tuple[str, Samples]] | None = None
         self._playing: list[Playback] = []
         self._prewarm: threading.Thread | None = None
+        self._spare: EspeakSynthesizer | None = None
 
     def _prepare(self) -> None:
         with contextlib.suppress(Exception):  # play() reports any failure itself
@@ -137,9 +139,21 @@ class AudioEngine:
         """None when playback is possible, else a one-line reason."""
         return check_output(self._settings.device)
 
+    def _helper(self) -> Synthesizer | None:
+        """A second speech process for cold renders, when there is a core for it."""
+        if self._inner is not None or (os.cpu_count() or 1) < 2:
+            return None
+        with self._lock:
+            if self._spare is None:
+                self._spare = EspeakSynthesizer()
+            return self._spare
+
     def render(self, script: Script) -> Timeline:
         """The whole night as one buffer and its events."""
         settings = self._settings
+        voice, rate = settings.voice_for(script.lang), settings.rate_for(script.lang)
+        lines = [Line(text, script.lang, voice, rate) for s in script.steps for text in lines_of(s)]
+        self.synth.prefetch(lines, self._helper())
         mix = self._builder(script, settings)
         for index, step in enumerate(script.steps):
             mix.add(index, step, self._clips(step, script.lang, settings))
@@ -207,6 +221,9 @@ class AudioEngine:
         with self._lock:
             playing, self._playing = self._playing, []
             synth, self._synth = self._synth, None
+            spare, self._spare = self._spare, None
+        if spare is not None:
+            spare.close()
         for playback in playing:
             playback.stop()
         if self._prewarm is not None:

@@ -256,6 +256,7 @@ class CachedSynthesizer:
         self.folder = folder
         self.hits = 0
         self.misses = 0
+        self._count = threading.Lock()
 
     def path_for(self, line: Line) -> Path:
         digest = hashlib.sha256(self.inner.key(line).encode("utf-8")).hexdigest()
@@ -277,8 +278,37 @@ class CachedSynthesizer:
         clip = self.cached(line)
         if clip is not None:
             return clip
-        clip = self.inner.synthesize(line)
-        self.misses += 1
+        return self._make(line, self.inner)
+
+    def prefetch(self, lines: Sequence[Line], helper: Synthesizer | None) -> None:
+        """Synthesise the lines missing from the cache, half of them with `helper`
+        (a second engine process) in parallel: a cold night in about half the time."""
+        missing = list({line: None for line in lines if not self.path_for(line).exists()})
+        if helper is None or len(missing) < 2:
+            return
+        failed: list[BaseException] = []
+
+        def other_half() -> None:
+            try:
+                for line in missing[1::2]:
+                    self._make(line, helper)
+            except Exception as exc:  # raised below, in the caller's thread
+                failed.append(exc)
+
+        side = threading.Thread(target=other_half, daemon=True)
+        side.start()
+        try:
+            for line in missing[0::2]:
+                self._make(line, self.inner)
+        finally:
+            side.join()
+        if failed:
+            raise failed[0]
+
+    def _make(self, line: Line, synth: Synthesizer) -> Clip:
+        clip = synth.synthesize(line)
+        with self._count:
+            self.misses += 1
         path = self.path_for(line)
         path.parent.mkdir(parents=True, exist_ok=True)
         # Write aside, then rename: a reader never sees half a file.
