@@ -12,6 +12,8 @@ import soundfile as sf
 
 from narrator.audio.mixer import Timeline
 
+BLOCK = 16384  # frames per write
+
 # suffix -> (libsndfile format, subtype)
 FORMATS = {
     ".wav": ("WAV", "PCM_16"),
@@ -30,6 +32,11 @@ def write_audio(timeline: Timeline, path: Path) -> None:
     if not path.parent.is_dir():
         raise ValueError(f"cannot write {path}: no folder {path.parent}")
     try:
-        sf.write(path, timeline.samples, timeline.sample_rate, format=fmt[0], subtype=fmt[1])
+        # In blocks: libvorbis allocates its analysis buffer on the stack, sized by
+        # the frames of one write, so a whole night in one call (minutes of audio)
+        # overflows it and kills the process (python-soundfile #233, #426).
+        with sf.SoundFile(path, "w", timeline.sample_rate, 1, format=fmt[0], subtype=fmt[1]) as out:
+            for start in range(0, len(timeline.samples), BLOCK):
+                out.write(timeline.samples[start : start + BLOCK])
     except (OSError, RuntimeError) as exc:  # LibsndfileError is a RuntimeError
         raise ValueError(f"cannot write {path}: {exc}") from exc

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -202,3 +203,34 @@ def test_line_after_line_every_call_has_sound() -> None:
             assert clip.seconds > 0.5, i
     finally:
         synth.close()
+
+
+@pytest.mark.parametrize("suffix", [".ogg", ".mp3", ".flac"])
+def test_export_of_a_whole_long_night(tmp_path: Path, suffix: str) -> None:
+    # A full One Night night is minutes long: libvorbis used to overflow its
+    # stack on it when the night was written in one call, killing the process.
+    # Run in a subprocess so that a crash is a failure, not the end of the run.
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "narrator.cli",
+            "render",
+            "onuw",
+            "--players",
+            "10",
+            "--out",
+            str(tmp_path / f"night{suffix}"),
+            "--timeline",
+            str(tmp_path / "t.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")},
+    )
+    assert out.returncode == 0, (out.returncode, out.stderr)
+    duration = json.loads((tmp_path / "t.json").read_text())["duration"]
+    assert duration > 120
+    info = sf.info(str(tmp_path / f"night{suffix}"))
+    assert info.duration == pytest.approx(duration, abs=0.1)
