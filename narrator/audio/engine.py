@@ -64,8 +64,6 @@ class AudioEngine:
         self._spare: EspeakSynthesizer | None = None
 
     def _prepare(self) -> None:
-        with contextlib.suppress(Exception):  # play() reports any failure itself
-            sounddevice()
         with contextlib.suppress(Exception):
             self._load_knocks()
 
@@ -94,10 +92,16 @@ class AudioEngine:
             return self._synth
 
     def prewarm(self) -> None:
-        """Get ready to play at once: start the speech worker, and in the background
-        load PortAudio (it scans the devices, ~50 ms) and the knocks. The app calls
+        """Get ready to play at once: start the speech worker, load PortAudio (it
+        scans the devices, ~50 ms) and, in the background, the knocks. The app calls
         it when it starts; `narrator render` never needs PortAudio, and with a warm
-        cache not even the worker, so the engine does none of this by itself."""
+        cache not even the worker, so the engine does none of this by itself.
+
+        PortAudio is loaded here, in the caller's thread, never in a background
+        one: sounddevice points fd 2 at /dev/null while PortAudio starts, and a
+        terminal app drawing on fd 2 from another thread would lose that output."""
+        with contextlib.suppress(Exception):  # play() reports any failure itself
+            sounddevice()
         inner = self.synth.inner
         if isinstance(inner, EspeakSynthesizer):
             inner.start()
