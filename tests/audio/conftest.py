@@ -1,5 +1,5 @@
-"""Fixtures for the audio tests: a private PulseAudio server (see soundserver.py),
-a fake synthesizer and a sample night.
+"""Fixtures for the audio tests: a fake synthesizer and a sample night (the private
+PulseAudio server, `sound_server`, is in tests/conftest.py: the app's tests use it too).
 
 The server is real and started by the tests themselves; tests record its null
 sink's monitor with `parec` and measure what was really played.
@@ -7,25 +7,11 @@ sink's monitor with `parec` and measure what was really played.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
-import pytest
 
 from narrator.audio.synth import Clip, Line, Voice
 from narrator.script.model import Cue, Pause, Say, Script, Step
-from tests.audio.soundserver import RATE, SoundServer, missing_tools
-from tests.audio.soundserver import sound_server as start_sound_server
-
-
-@pytest.fixture(scope="session")
-def sound_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SoundServer]:
-    """A private PulseAudio server with a null sink, for the whole session."""
-    missing = missing_tools()
-    if missing:
-        pytest.skip(f"no {', '.join(missing)}: apt-get install pulseaudio pulseaudio-utils")
-    with start_sound_server(tmp_path_factory.mktemp("pulse")) as server:
-        yield server
+from tests.audio.soundserver import RATE
 
 
 class FakeSynth:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,21 +25,12 @@ from narrator.tui.screens.day import DayScreen
 from narrator.tui.screens.night import NightScreen
 from narrator.tui.screens.setup import SetupScreen
 from narrator.tui.settings import Settings, SettingsStore
-from tests.audio.soundserver import RATE, SoundServer, missing_tools, sound_server
+from tests.audio.soundserver import RATE, SoundServer
 from tests.tui.conftest import settle, sync
 from tests.tui.fakes import screen_text
 
 pytestmark = pytest.mark.audio
 MINIMAL = Path(__file__).resolve().parents[1] / "unit" / "minimal.yaml"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SoundServer]:
-    missing = missing_tools()
-    if missing:
-        pytest.skip(f"no {', '.join(missing)}: apt-get install pulseaudio pulseaudio-utils")
-    with sound_server(tmp_path_factory.mktemp("pulse-tui")) as running:
-        yield running
 
 
 class WatchedEngine(AudioEngine):
@@ -57,7 +47,9 @@ class WatchedEngine(AudioEngine):
 
 
 @sync
-async def test_a_night_is_heard_through_to_the_day(server: SoundServer, tmp_path: Path) -> None:
+async def test_a_night_is_heard_through_to_the_day(
+    sound_server: SoundServer, tmp_path: Path
+) -> None:
     rulesets = tmp_path / "rulesets"
     rulesets.mkdir()
     shutil.copy(MINIMAL, rulesets / "tiny.yaml")  # two calls: a short night
@@ -71,7 +63,7 @@ async def test_a_night_is_heard_through_to_the_day(server: SoundServer, tmp_path
         clock,
         NoChoices(),
     )
-    recorder = server.record(tmp_path / "monitor.raw")
+    recorder = sound_server.record(tmp_path / "monitor.raw")
     heard: list[int] = []
     try:
         async with app.run_test(size=(100, 32)) as pilot:

@@ -36,3 +36,14 @@ def seq(script: Script) -> list[tuple[str, str | None, str | float]]:
 def calls(script: Script) -> list[str]:
     """The roles called, in order; consecutive steps of one role count once."""
     return [role for role, _ in groupby(s.role for s in script.steps if s.role is not None)]
+
+
+def turn(
+    role: str, *lines: str, seconds: float = 10.0, close: str
+) -> list[tuple[str, str | None, str | float]]:
+    """The expected steps of one call: its lines, the action time, close eyes."""
+    return [
+        *(("say", role, line) for line in lines),
+        ("pause", role, seconds),
+        ("say", role, close),
+    ]

@@ -8,7 +8,7 @@ import pytest
 
 from narrator.cli import main
 from narrator.rules import SelectionError, recommended
-from tests.unit.helpers import calls, ruleset, script, seq
+from tests.unit.helpers import calls, ruleset, script, seq, turn
 
 # The seed's table, written out card by card: 2 Werewolves, 5 Villagers and the
 # Seer up to 15 players (then Medium, Villager, Bodyguard, Villager, Possessed,
@@ -85,13 +85,6 @@ def test_seven_players_play_the_eight_card_deck_but_eight_players_need_eight_car
 OPEN = [("say", None, "It is night. Everyone, close your eyes."), ("pause", None, 3.0)]
 CLOSE = [("pause", None, 2.0)]
 GAP = ("pause", None, 1.0)
-
-
-def turn(role: str, *lines: str, seconds: float = 10.0, close: str) -> list[tuple]:
-    return [("say", role, line) for line in lines] + [
-        ("pause", role, seconds),
-        ("say", role, close),
-    ]
 
 
 WEREWOLVES = turn(

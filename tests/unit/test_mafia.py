@@ -7,7 +7,7 @@ import json
 import pytest
 
 from narrator.cli import main
-from tests.unit.helpers import calls, script, seq
+from tests.unit.helpers import calls, script, seq, turn
 
 # The seed's example game of 8 players.
 EXAMPLE = "gravedigger,torturer,blood_brothers,boss,scapegoat,mole:2,dolphin"
@@ -18,13 +18,6 @@ OPEN = [
 ]
 CLOSE = [("pause", None, 2.0)]
 GAP = ("pause", None, 1.0)
-
-
-def turn(role: str, *lines: str, seconds: float = 10.0, close: str) -> list[tuple]:
-    return [("say", role, line) for line in lines] + [
-        ("pause", role, seconds),
-        ("say", role, close),
-    ]
 
 
 GRAVEDIGGER = turn(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from narrator.rules import SelectionError
-from tests.unit.helpers import calls, script, seq
+from tests.unit.helpers import calls, script, seq, turn
 
 FULL = (
     "doppelganger,werewolf:2,minion,mason:2,seer,robber,troublemaker,drunk,insomniac,hunter,tanner"
@@ -24,13 +24,6 @@ CLOSE = [
 ]
 GAP = ("pause", None, 1.0)
 LONE_WOLF = "If you are the only werewolf, you may look at one card in the centre."
-
-
-def turn(role: str, *lines: str, seconds: float = 10.0, close: str) -> list[tuple]:
-    return [("say", role, line) for line in lines] + [
-        ("pause", role, seconds),
-        ("say", role, close),
-    ]
 
 
 SEER = turn(

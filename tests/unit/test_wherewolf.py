@@ -8,7 +8,7 @@ import pytest
 
 from narrator.cli import main
 from narrator.rules import SelectionError
-from tests.unit.helpers import calls, script, seq
+from tests.unit.helpers import calls, script, seq, turn
 
 OPEN = [
     ("say", None, "Night has come, and the village sleeps. Everyone, close your eyes."),
@@ -16,13 +16,6 @@ OPEN = [
 ]
 CLOSE = [("pause", None, 2.0)]
 GAP = ("pause", None, 1.0)
-
-
-def turn(role: str, *lines: str, seconds: float = 10.0, close: str) -> list[tuple]:
-    return [("say", role, line) for line in lines] + [
-        ("pause", role, seconds),
-        ("say", role, close),
-    ]
 
 
 PRIEST = turn(
