@@ -15,14 +15,13 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from narrator.audio.devices import list_devices
 from narrator.audio.engine import AudioEngine
 from narrator.audio.player import Playback
 from narrator.audio.settings import AudioSettings, AudioUnavailable
 from narrator.audio.synth import list_voices
-from narrator.script.model import Cue, Pause, Say, Script, Step, Timer, TimerWarning, Wait
+from narrator.script.model import Script, script_from_dict
 
 EXIT_OK, EXIT_INPUT, EXIT_AUDIO, EXIT_INTERRUPTED = 0, 2, 3, 130
 
@@ -150,43 +149,6 @@ def devices_command(fmt: str) -> int:
         mark = "*" if d.default else " "
         print(f"{mark} {d.index:>3}  {d.name}  ({d.hostapi}, {d.channels} ch)")
     return EXIT_OK
-
-
-def step_from_dict(data: dict[str, Any]) -> Step:
-    """The reverse of `narrator.script.model.step_to_dict`."""
-    common: dict[str, Any] = {
-        "role": data.get("role"),
-        "round": data.get("round"),
-        "turn": data.get("turn"),
-    }
-    kind = data["kind"]
-    if kind == "say":
-        return Say(data["text"], **common)
-    if kind == "pause":
-        return Pause(float(data["seconds"]), **common)
-    if kind == "cue":
-        return Cue(data["sound"], **common)
-    if kind == "wait":
-        return Wait(data["text"], **common)
-    if kind == "timer":
-        warnings = tuple(TimerWarning(float(w["at"]), w["text"]) for w in data["warnings"])
-        return Timer(float(data["seconds"]), data["label"], warnings, data.get("end"), **common)
-    raise ValueError(f"unknown step kind {kind!r}")
-
-
-def script_from_dict(data: dict[str, Any]) -> Script:
-    """A `Script` from the JSON of `narrator script --format json`."""
-    return Script(
-        ruleset=data["ruleset"],
-        phase=data["phase"],
-        night=int(data["night"]),
-        lang=data["lang"],
-        players=int(data["players"]),
-        roles=tuple((str(k), int(v)) for k, v in data["roles"].items()),
-        steps=tuple(step_from_dict(s) for s in data["steps"]),
-        warnings=tuple(data.get("warnings", ())),
-        rounds=any("round" in s for s in data["steps"]),
-    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -12,6 +12,7 @@ from narrator.script.model import (
     Timer,
     TimerWarning,
     Wait,
+    script_from_dict,
     script_to_dict,
     step_to_dict,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "TimerWarning",
     "Wait",
     "build_script",
+    "script_from_dict",
     "script_to_dict",
     "step_to_dict",
 ]

@@ -148,3 +148,40 @@ def script_to_dict(script: Script) -> dict[str, Any]:
         "warnings": list(script.warnings),
         "steps": [step_to_dict(s, rounds=script.rounds) for s in script.steps],
     }
+
+
+def step_from_dict(data: dict[str, Any]) -> Step:
+    """The reverse of `step_to_dict`."""
+    common: dict[str, Any] = {
+        "role": data.get("role"),
+        "round": data.get("round"),
+        "turn": data.get("turn"),
+    }
+    kind = data["kind"]
+    if kind == "say":
+        return Say(data["text"], **common)
+    if kind == "pause":
+        return Pause(float(data["seconds"]), **common)
+    if kind == "cue":
+        return Cue(data["sound"], **common)
+    if kind == "wait":
+        return Wait(data["text"], **common)
+    if kind == "timer":
+        warnings = tuple(TimerWarning(float(w["at"]), w["text"]) for w in data["warnings"])
+        return Timer(float(data["seconds"]), data["label"], warnings, data.get("end"), **common)
+    raise ValueError(f"unknown step kind {kind!r}")
+
+
+def script_from_dict(data: dict[str, Any]) -> Script:
+    """A `Script` from the JSON of `narrator script --format json`."""
+    return Script(
+        ruleset=data["ruleset"],
+        phase=data["phase"],
+        night=int(data["night"]),
+        lang=data["lang"],
+        players=int(data["players"]),
+        roles=tuple((str(k), int(v)) for k, v in data["roles"].items()),
+        steps=tuple(step_from_dict(s) for s in data["steps"]),
+        warnings=tuple(data.get("warnings", ())),
+        rounds=any("round" in s for s in data["steps"]),
+    )

@@ -10,7 +10,6 @@ import pytest
 
 from narrator.audio import AudioEngine, AudioSettings
 from narrator.audio.bed import TapBed, load_knocks
-from narrator.audio.commands import script_from_dict
 from narrator.audio.mixer import (
     BED_LEVEL,
     DUCK,
@@ -23,7 +22,15 @@ from narrator.audio.mixer import (
 )
 from narrator.audio.player import Feeder
 from narrator.audio.synth import Clip, Line
-from narrator.script.model import Pause, Say, Timer, TimerWarning, Wait, script_to_dict
+from narrator.script.model import (
+    Pause,
+    Say,
+    Timer,
+    TimerWarning,
+    Wait,
+    script_from_dict,
+    script_to_dict,
+)
 from tests.audio.conftest import FakeSynth, night, sample_night
 
 

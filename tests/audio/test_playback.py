@@ -19,10 +19,9 @@ import numpy as np
 import pytest
 
 from narrator.audio import AudioEngine, AudioSettings, list_devices
-from narrator.audio.commands import script_from_dict
 from narrator.audio.mixer import FADE_IN, FADE_OUT, TAIL
 from narrator.audio.synth import Clip, Line
-from narrator.script.model import Pause, Say, script_to_dict
+from narrator.script.model import Pause, Say, script_from_dict, script_to_dict
 from tests.audio.conftest import FakeSynth, night, sample_night
 from tests.audio.measure import local_lag, offset_of, silent_runs
 from tests.audio.soundserver import RATE, SoundServer

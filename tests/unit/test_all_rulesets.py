@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from narrator.rules import check_selection, load_ruleset, recommended
-from narrator.script import Plan, Say, build_script
+from narrator.script import Plan, Say, build_script, script_from_dict, script_to_dict
 
 SHIPPED = sorted((Path(__file__).resolve().parents[2] / "rulesets").glob("*.yaml"))
 
@@ -35,3 +35,5 @@ def test_every_language_every_player_count_builds(path: Path) -> None:
                     says = [s for s in script.steps if isinstance(s, Say)]
                     assert says, (players, lang, night, phase)
                     assert all(s.text.strip() and "{" not in s.text for s in says)
+                    # The JSON of `narrator script` reads back to the same script.
+                    assert script_from_dict(script_to_dict(script)) == script
