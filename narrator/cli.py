@@ -285,13 +285,11 @@ def run_command(args: argparse.Namespace) -> int:
     return commands.play_command(script, settings=_audio_settings(args))
 
 
-def run_app(parser: argparse.ArgumentParser) -> int:
+def run_app() -> int:
     try:
         from narrator.tui import run_app as run_tui
-    except ImportError:
-        print("narrator: the app is not built yet; use the commands below.", file=sys.stderr)
-        parser.print_help()
-        return EXIT_OK
+    except ImportError as exc:  # a broken install: Textual missing
+        raise MissingPart(f"the app cannot start ({exc}); reinstall it with: scripts/run") from exc
     return run_tui()
 
 
@@ -300,7 +298,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command is None:
-            return run_app(parser)
+            return run_app()
         return run_command(args)
     except NarratorError as exc:
         print(f"narrator: {exc}", file=sys.stderr)
