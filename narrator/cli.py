@@ -247,14 +247,8 @@ def _audio_settings(args: argparse.Namespace) -> Any:
         voice=args.voice,
         rate=args.rate,
         bed=not args.no_bed,
-        device=_device(getattr(args, "device", None)),
+        device=getattr(args, "device", None),  # index or name: the audio layer resolves both
     )
-
-
-def _device(value: str | None) -> str | int | None:
-    if value is None:
-        return None
-    return int(value) if value.isdigit() else value
 
 
 def run_command(args: argparse.Namespace) -> int:

@@ -164,10 +164,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rate", type=int)
     args = parser.parse_args(argv)
     script = script_from_dict(json.loads(args.script.read_text(encoding="utf-8")))
-    device: str | int | None = args.device
-    if args.device is not None and args.device.isdigit():
-        device = int(args.device)
-    settings = AudioSettings(voice=args.voice, rate=args.rate, bed=not args.no_bed, device=device)
+    settings = AudioSettings(
+        voice=args.voice, rate=args.rate, bed=not args.no_bed, device=args.device
+    )
     try:
         if args.command == "render":
             if args.out is None:
