@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 from narrator.rules.errors import RulesetError, did_you_mean
+from narrator.rules.mechanisms import MechanismsMixin, parse_order
 from narrator.rules.model import (
     ALWAYS,
     Call,
@@ -40,7 +41,6 @@ from narrator.rules.yamlio import Located, read_yaml
 
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _LANG = re.compile(r"^[a-z]{2}$")
-_ORDER = re.compile(r"^(\d+)([a-z]?)$")
 _WAKES = {
     "never": Condition(never=True),
     "every_night": ALWAYS,
@@ -68,12 +68,16 @@ def parse_ruleset(text: str, path: Path | str) -> Ruleset:
     return _Reader(path).ruleset(data)
 
 
-class _Reader:
+class _Reader(MechanismsMixin):
     def __init__(self, path: Path):
         self.path = path
         self.languages: tuple[str, ...] = ()
         self.role_ids: tuple[str, ...] = ()
         self.team_ids: tuple[str, ...] = ()
+        self.box_ids: tuple[str, ...] = ()
+        self.option_ids: tuple[str, ...] = ()
+        self.role_orders: dict[str, Order] = {}
+        self.templates: dict[str, Text] = {}  # night wake/close lines with {name}
 
     def fields(self, data: Any, what: str, line: int = 0) -> Fields:
         return Fields(data, self.path, what, line)
@@ -140,6 +144,8 @@ class _Reader:
             from_night=f.get("from_night", int) if f.has("from_night") else None,
             until_night=f.get("until_night", int) if f.has("until_night") else None,
             rounds=self._numbers(f, "round", rounds),
+            options=self.known_options(f, "option"),
+            not_options=self.known_options(f, "not_option"),
         )
         f.done()
         return cond
@@ -207,22 +213,35 @@ class _Reader:
 
     # -- roles -------------------------------------------------------------------
 
-    def order(self, f: Fields, what: str) -> Order:
-        value = f.required("order")
-        match = _ORDER.match(str(value)) if isinstance(value, int | str) else None
-        if match is None or isinstance(value, bool):
-            raise f.error("order", f"'order' of {what} must look like 5 or '9b', not {value!r}")
-        return Order(int(match.group(1)), match.group(2))
-
-    def turn(self, f: Fields, what: str, *, main: bool, default_time: float) -> Turn:
+    def turn(
+        self, f: Fields, what: str, *, main: bool, default_time: float, name: Text | None = None
+    ) -> Turn:
         return Turn(
             order=self.order(f, what),
             when=self.wakes(f, what),
-            wake=self.call(f, "wake", what),
+            wake=self.call(f, "wake", what) or self.templated("wake", name),
             act=self.call(f, "act", what),
-            close=self.call(f, "close", what),
+            close=self.call(f, "close", what) or self.templated("close", name),
             action_time=f.number("action_time", default_time),
             main=main,
+            complex=f.get("complex", bool, False),
+            choices=self.choices(f, what),
+            recap=self.recap(f, what),
+        )
+
+    def templated(self, key: str, name: Text | None) -> Call:
+        """The night's `wake_template`/`close_template` with the role's name filled in."""
+        template = self.templates.get(key)
+        if template is None or name is None:
+            return ()
+        return (
+            Line(
+                Text(
+                    tuple(
+                        (lang, t.replace("{name}", name.get(lang))) for lang, t in template.values
+                    )
+                )
+            ),
         )
 
     def role(self, value: Any, line: int, default_time: float) -> Role:
@@ -233,14 +252,15 @@ class _Reader:
         what = f"role '{role_id}'"
         f.what = what
         turns: list[Turn] = []
+        name = self.text(f.required("name"), f"the name of {what}", f.line_of("name"))
         wakes = f.raw("wakes", "every_night")
         wakes_with = f.get("wakes_with", str) if f.has("wakes_with") else None
         if wakes_with is not None:
             self.known(f, "wakes_with", (wakes_with,))
         if wakes != "never" and wakes_with is None:
-            turns.append(self.turn(f, what, main=True, default_time=default_time))
+            turns.append(self.turn(f, what, main=True, default_time=default_time, name=name))
         elif wakes == "never":
-            for key in ("order", "wake", "act", "close", "action_time"):
+            for key in ("order", "wake", "act", "close", "action_time", "choices", "recap"):
                 if f.has(key):
                     raise f.error(
                         key, f"{what} never wakes, so '{key}' has no use; remove it or set 'wakes'"
@@ -251,7 +271,7 @@ class _Reader:
             tf.done()
         role = Role(
             id=role_id,
-            name=self.text(f.required("name"), f"the name of {what}", f.line_of("name")),
+            name=name,
             team=self.team(f),
             max_count=f.whole("max", 1, low=1),
             turns=tuple(turns),
@@ -260,6 +280,7 @@ class _Reader:
             if f.has("note")
             else None,
             line=f.line,
+            box=self.box(f),
         )
         f.done()
         return role
@@ -302,6 +323,7 @@ class _Reader:
             needs=f.listed("needs", self.need),
             required=self.known(f, "required", f.ids("required")),
             decks=f.listed("decks", self.deck),
+            random_needs_any=self.known(f, "random_needs_any", f.ids("random_needs_any")),
         )
         f.done()
         return setup
@@ -339,7 +361,7 @@ class _Reader:
         base = tuple((str(k), rf.whole(str(k), low=1)) for k in list(rf.data))
         self.known(rf, "roles", tuple(k for k, _ in base))
         adds = self.known(f, "add_in_order", f.ids("add_in_order"))
-        deck = Deck(low, high, base, adds, f.whole("discard", 0), f.line)
+        deck = Deck(low, high, base, adds, f.whole("discard", 0), f.line, box=self.box(f))
         f.done()
         return deck
 
@@ -411,12 +433,18 @@ class _Reader:
         f.done()
         return day
 
-    def night(self, value: Any, line: int) -> Night:
+    def night(self, value: Any, line: int, default_time: float) -> Night:
         f = self.fields(value, "'night'", line)
+        for key in ("wake", "close"):
+            if f.has(f"{key}_template"):
+                self.templates[key] = self.text(
+                    f.raw(f"{key}_template"), f"'{key}_template'", f.line_of(f"{key}_template")
+                )
         night = Night(
             opening=self.steps(f, "opening", "the night"),
             closing=self.steps(f, "closing", "the night"),
             gap=f.number("gap", 1.0),
+            calls=f.listed("calls", lambda v, ln: self.table_call(v, ln, default_time)),
         )
         f.done()
         return night
@@ -461,6 +489,13 @@ class _Reader:
             self.role_ids = tuple(
                 str(r["id"]) for r in raw_roles if isinstance(r, dict) and "id" in r
             )
+            for r in raw_roles:
+                order = parse_order(r.get("order")) if isinstance(r, dict) else None
+                if order is not None and "id" in r:
+                    self.role_orders[str(r["id"])] = order
+        self.box_ids = tuple(b for b, _ in self.boxes(f))
+        options = f.listed("options", self.option)
+        self.option_ids = tuple(o.id for o in options)
         nights = f.raw("nights", "many")
         if nights != "many" and not (
             isinstance(nights, int) and not isinstance(nights, bool) and nights >= 1
@@ -472,6 +507,7 @@ class _Reader:
         )
         self.team_ids = tuple(t for t, _ in teams)
         default_time = f.number("action_time", 10.0)
+        night = self.night(f.raw("night", {}), f.line_of("night"), default_time)
         roles = f.listed("roles", lambda v, ln: self.role(v, ln, default_time))
         if not roles:
             raise f.error("roles", "a ruleset needs at least one role under 'roles'")
@@ -483,12 +519,15 @@ class _Reader:
             teams=teams,
             roles=roles,
             setup=self.setup(f.required("setup"), f.line_of("setup")),
-            night=self.night(f.raw("night", {}), f.line_of("night")),
+            night=night,
             day=self.day(f.required("day"), f.line_of("day")),
             rounds=self.rounds(f.raw("rounds"), f.line_of("rounds")) if f.has("rounds") else None,
             description=self.text(f.raw("description"), "'description'", f.line_of("description"))
             if f.has("description")
             else None,
+            boxes=self.boxes(f),
+            options=options,
+            tokens=f.listed("tokens", self.token),
             path=self.path,
         )
         f.done()

@@ -11,7 +11,13 @@ the loader sees a raw dict. The shapes come from what the games need:
   centre, so a night can never give that away;
 - the day is a discussion timer and a vote (`countdown`: One Night's "three, two,
   one, point"; `accusation_ballot`: accusation, defence, secret ballot);
-- Secret Moon's rounds of numbered turns are `Rounds`.
+- Secret Moon's rounds of numbered turns are `Rounds`;
+- the mechanisms One Night's boxes brought, kept general: `Option`s the table sets
+  (a condition may ask for one), `Token`s a role brings to the table (shields,
+  marks, artifacts), calls of the whole table at a place in the order (everyone
+  looks at their mark), a turn that speaks one of several `choices` drawn from the
+  plan's seed (the Alien's instructions, the Oracle's question), and `Recap`: a
+  role that may stand in for others says their actions in its own turn.
 """
 
 from __future__ import annotations
@@ -48,10 +54,22 @@ class Condition:
     from_night: int | None = None
     until_night: int | None = None
     rounds: tuple[int, ...] = ()  # only in these rounds (round-based play)
+    options: tuple[str, ...] = ()  # all of these options are on
+    not_options: tuple[str, ...] = ()  # none of these options is on
     never: bool = False
 
-    def holds(self, chosen: frozenset[str], night: int, round_: int | None = None) -> bool:
+    def holds(
+        self,
+        chosen: frozenset[str],
+        night: int,
+        round_: int | None = None,
+        options: frozenset[str] = frozenset(),
+    ) -> bool:
         if self.never:
+            return False
+        if any(o not in options for o in self.options):
+            return False
+        if any(o in options for o in self.not_options):
             return False
         if any(r not in chosen for r in self.chosen):
             return False
@@ -88,13 +106,19 @@ Call = tuple[Line, ...]
 
 @dataclass(frozen=True, slots=True, order=True)
 class Order:
-    """A place in the night: One Night's 9 then 9b. Sorts by number, then letter."""
+    """A place in the night: One Night's 9 then 9b. Sorts by number, letter, then.
+
+    Numbers may be negative (One Night's dusk, -9 to 0, comes before night 1);
+    `then` places a step right after another one with the same number and letter
+    (a Doppelganger's follow-up after the role she copied: `after: insomniac`).
+    """
 
     number: int
     sub: str = ""
+    then: int = 0
 
     def __str__(self) -> str:
-        return f"{self.number}{self.sub}"
+        return f"{self.number}{self.sub}" + (f".{self.then}" if self.then else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +132,21 @@ class Turn:
     close: Call
     action_time: float
     main: bool = True  # the role's own turn (per-role action-time overrides apply)
+    complex: bool = False  # a per-role timer option gives this turn twice the time
+    choices: tuple[Call, ...] = ()  # one is drawn per game from the plan's seed
+    recap: Recap | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Recap:
+    """Lines said in a turn for each chosen role of `roles`: `{name}`, `{act}` filled.
+
+    One Night's verbose Doppelganger: "if you are now the Seer: <the Seer's act>".
+    """
+
+    roles: tuple[str, ...]
+    line: Text
+    when: Condition = ALWAYS
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +159,35 @@ class Role:
     wakes_with: str | None = None  # woken in that role's turn (werewolves together)
     note: Text | None = None
     line: int = 0
+    box: str = ""  # the box (expansion) the card comes in; "" = the ruleset has none
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A choice the table makes before the game (lone wolf, terse narration...).
+
+    `kind` flag: on or off; seconds: a number. `effect` names what the builder does
+    with it beyond conditions: `terse` leaves out every turn's `act` lines,
+    `action_time` gives every turn that many seconds (twice for complex turns).
+    """
+
+    id: str
+    label: Text
+    kind: Literal["flag", "seconds"] = "flag"
+    default: float = 0.0  # flags: 1.0 on, 0.0 off
+    effect: Literal["", "terse", "action_time"] = ""
+    help: Text | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A token some roles bring to the table (a shield, a mark, an artifact)."""
+
+    id: str
+    name: Text
+    count: int
+    roles: tuple[str, ...]  # needed when any of these is chosen
+    numbered: bool = False  # the tokens carry numbers and must be told apart
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +252,7 @@ class Night:
     opening: tuple[StepSpec, ...]
     closing: tuple[StepSpec, ...]
     gap: float = 1.0  # silence between one turn's "close your eyes" and the next call
+    calls: tuple[tuple[str, Turn], ...] = ()  # calls of the whole table, in the order
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +292,7 @@ class Deck:
     add_in_order: tuple[str, ...] = ()
     discard: int = 0
     line: int = 0
+    box: str = ""  # recommended for tables that own this box (and the ones before it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +306,8 @@ class Setup:
     needs: tuple[Need, ...] = ()
     required: tuple[str, ...] = ()
     decks: tuple[Deck, ...] = ()
+    # A random deck must hold at least one of these (a game needs someone to hunt).
+    random_needs_any: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,6 +323,9 @@ class Ruleset:
     day: Day
     rounds: Rounds | None = None
     description: Text | None = None
+    boxes: tuple[tuple[str, Text], ...] = ()
+    options: tuple[Option, ...] = ()
+    tokens: tuple[Token, ...] = ()
     path: Path | None = field(default=None, compare=False)
 
     def role(self, role_id: str) -> Role:
@@ -262,6 +337,12 @@ class Ruleset:
     @property
     def role_ids(self) -> tuple[str, ...]:
         return tuple(r.id for r in self.roles)
+
+    def option(self, option_id: str) -> Option:
+        for option in self.options:
+            if option.id == option_id:
+                return option
+        raise KeyError(option_id)
 
     def team_name(self, team: str, lang: str) -> str:
         for team_id, name in self.teams:

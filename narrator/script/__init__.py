@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from narrator.script.builder import Plan, build_script
 from narrator.script.model import (
+    Choice,
     Cue,
     Pause,
     Say,
@@ -18,6 +19,7 @@ from narrator.script.model import (
 )
 
 __all__ = [
+    "Choice",
     "Cue",
     "Pause",
     "Plan",

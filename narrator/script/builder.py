@@ -8,6 +8,7 @@ give that away. Every possible role is called whether or not its card is in play
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass, field
 
@@ -17,8 +18,9 @@ from narrator.rules import (
     check_selection,
 )
 from narrator.rules.errors import did_you_mean
-from narrator.rules.model import Call, Countdown, Role, StepSpec, Text, Timed, Turn
+from narrator.rules.model import Call, Condition, Countdown, StepSpec, Text, Timed, Turn
 from narrator.script.model import (
+    Choice,
     Cue,
     Pause,
     Phase,
@@ -46,6 +48,10 @@ class Plan:
     pace: float = 1.0
     discussion_seconds: float | None = None
     turn_seconds: float | None = None  # rounds: None = the ruleset's; 0 = wait for the user
+    # Random choices (an Alien's instruction) are drawn from this: the same seed
+    # gives the same night. The caller draws a fresh one per game; None counts as 0.
+    seed: int | None = None
+    options: tuple[tuple[str, float], ...] = ()  # the ruleset's options: 1/0 for flags
 
 
 def build_script(ruleset: Ruleset, plan: Plan) -> Script:
@@ -57,6 +63,7 @@ def build_script(ruleset: Ruleset, plan: Plan) -> Script:
     ctx = _Context(ruleset, plan)
     steps = ctx.night() if plan.phase == "night" else ctx.day()
     order = {r: i for i, r in enumerate(ruleset.role_ids)}
+    defaults = {o.id: o.default for o in ruleset.options}
     return Script(
         ruleset=ruleset.id,
         phase=plan.phase,
@@ -67,6 +74,9 @@ def build_script(ruleset: Ruleset, plan: Plan) -> Script:
         steps=tuple(steps),
         warnings=report.warnings,
         rounds=ruleset.rounds is not None,
+        seed=plan.seed,
+        choices=tuple(ctx.choices),
+        options=tuple((k, v) for k, v in plan.options if defaults.get(k) != v),
     )
 
 
@@ -94,6 +104,18 @@ def _check_plan(ruleset: Ruleset, plan: Plan) -> None:
             )
         if not 0 <= seconds <= 600:
             raise SelectionError(f"action time {seconds:g}s for '{role_id}': choose 0 to 600")
+    ids = tuple(o.id for o in ruleset.options)
+    for option_id, value in plan.options:
+        if option_id not in ids:
+            known = f"; its options are {', '.join(ids)}" if ids else "; it has no options"
+            raise SelectionError(
+                f"'{ruleset.id}' has no option '{option_id}'{did_you_mean(option_id, ids)}{known}"
+            )
+        option = ruleset.option(option_id)
+        if option.kind == "flag" and value not in (0.0, 1.0):
+            raise SelectionError(f"option '{option_id}' is on or off (1 or 0), not {value:g}")
+        if option.kind == "seconds" and not 0 <= value <= 600:
+            raise SelectionError(f"option '{option_id}': choose 0 to 600 seconds, not {value:g}")
 
 
 class _Context:
@@ -103,8 +125,18 @@ class _Context:
         self.lang = plan.lang
         self.chosen = frozenset(r for r, n in plan.roles if n > 0)
         self.overrides = dict(plan.action_times)
+        values = {o.id: o.default for o in ruleset.options} | dict(plan.options)
+        self.options = frozenset(k for k, v in values.items() if v)
+        self.terse = any(o.effect == "terse" and o.id in self.options for o in ruleset.options)
+        self.role_timer = max(
+            (values[o.id] for o in ruleset.options if o.effect == "action_time"), default=0.0
+        )
+        self.choices: list[Choice] = []
         self.round: int | None = None
         self.turn: int | None = None
+
+    def holds(self, when: Condition) -> bool:
+        return when.holds(self.chosen, self.plan.night, self.round, self.options)
 
     # -- text --------------------------------------------------------------------
 
@@ -122,11 +154,7 @@ class _Context:
 
     def spoken(self, call: Call) -> str:
         """The lines of a call whose condition holds, as one utterance."""
-        parts = [
-            self.words(line.text)
-            for line in call
-            if line.when.holds(self.chosen, self.plan.night, self.round)
-        ]
+        parts = [self.words(line.text) for line in call if self.holds(line.when)]
         return " ".join(parts)
 
     def say(self, call: Call, role: str | None) -> list[Step]:
@@ -136,7 +164,7 @@ class _Context:
     def spec(self, specs: tuple[StepSpec, ...]) -> list[Step]:
         out: list[Step] = []
         for spec in specs:
-            if not spec.when.holds(self.chosen, self.plan.night, self.round):
+            if not self.holds(spec.when):
                 continue
             if spec.kind == "say" and spec.text is not None:
                 out.append(Say(self.words(spec.text), None, self.round, self.turn))
@@ -153,34 +181,80 @@ class _Context:
 
     # -- night -------------------------------------------------------------------
 
-    def turns(self) -> list[tuple[Role, Turn]]:
-        """The turns called tonight, in order; group leads are called for any member."""
+    def turns(self) -> list[tuple[str | None, Turn]]:
+        """The turns called tonight, in order; group leads are called for any member.
+
+        Calls of the whole table (role None) take their place in the same order.
+        """
         leads = {r.wakes_with for r in self.ruleset.roles if r.wakes_with and r.id in self.chosen}
-        found = []
+        found: list[tuple[object, int, str | None, Turn]] = []
         for index, role in enumerate(self.ruleset.roles):
             if role.id not in self.chosen and role.id not in leads:
                 continue
             for turn in role.turns:
-                if turn.when.holds(self.chosen, self.plan.night):
-                    found.append((turn.order, index, role, turn))
+                if self.holds(turn.when):
+                    found.append((turn.order, index, role.id, turn))
+        for _, turn in self.ruleset.night.calls:
+            if self.holds(turn.when):
+                found.append((turn.order, -1, None, turn))
         found.sort(key=lambda t: (t[0], t[1]))
-        return [(role, turn) for _, _, role, turn in found]
+        return [(role_id, turn) for _, _, role_id, turn in found]
+
+    def chosen_line(self, role_id: str | None, turn: Turn) -> str:
+        """One of the turn's choices, drawn from the seed, the role and the place."""
+        if not turn.choices:
+            return ""
+        rng = random.Random(f"{self.plan.seed or 0}|{role_id}|{turn.order}")
+        index = rng.randrange(len(turn.choices))
+        text = self.spoken(turn.choices[index])
+        self.choices.append(Choice(role_id, str(turn.order), index, text))
+        return text
+
+    def recap(self, turn: Turn) -> str:
+        """The recap lines of the chosen roles, in the ruleset's order of roles."""
+        recap = turn.recap
+        if recap is None or not self.holds(recap.when):
+            return ""
+        parts = []
+        for role_id in recap.roles:
+            if role_id not in self.chosen:
+                continue
+            role = self.ruleset.role(role_id)
+            act = " ".join(
+                self.words(line.text)
+                for t in role.turns[:1]
+                for line in t.act
+                if self.holds(line.when)
+            )
+            line = self.words(recap.line)
+            parts.append(line.replace("{name}", role.name.get(self.lang)).replace("{act}", act))
+        return " ".join(parts)
+
+    def seconds(self, role_id: str | None, turn: Turn) -> float:
+        seconds = turn.action_time
+        if self.role_timer > 0:
+            seconds = self.role_timer * (2 if turn.complex else 1)
+        if turn.main and role_id in self.overrides:
+            seconds = self.overrides[role_id]
+        return seconds
 
     def night(self) -> list[Step]:
         steps = self.spec(self.ruleset.night.opening)
         gap = self.paced(self.ruleset.night.gap)
         eyes_closed = False  # no gap inside a role's sub-steps (1 then 1b): its eyes are open
-        for role, turn in self.turns():
+        for role_id, turn in self.turns():
             if eyes_closed and gap > 0:
                 steps.append(Pause(gap, None))
-            steps += self.say(turn.wake, role.id)
-            steps += self.say(turn.act, role.id)
-            seconds = turn.action_time
-            if turn.main and role.id in self.overrides:
-                seconds = self.overrides[role.id]
+            steps += self.say(turn.wake, role_id)
+            if not self.terse:
+                steps += self.say(turn.act, role_id)
+            for extra in (self.chosen_line(role_id, turn), "" if self.terse else self.recap(turn)):
+                if extra:
+                    steps.append(Say(extra, role_id))
+            seconds = self.seconds(role_id, turn)
             if seconds > 0:
-                steps.append(Pause(self.paced(seconds), role.id))
-            closing = self.say(turn.close, role.id)
+                steps.append(Pause(self.paced(seconds), role_id))
+            closing = self.say(turn.close, role_id)
             steps += closing
             eyes_closed = bool(closing)
         steps += self.spec(self.ruleset.night.closing)

@@ -89,6 +89,16 @@ Step = Say | Pause | Cue | Timer | Wait
 
 
 @dataclass(frozen=True, slots=True)
+class Choice:
+    """One random choice a turn made (which Alien instruction, which question)."""
+
+    role: str | None  # the role whose turn it is; None for a call of the table
+    order: str  # the turn's place in the night ("1a")
+    index: int  # which of the turn's choices, from 0
+    text: str  # what was said
+
+
+@dataclass(frozen=True, slots=True)
 class Script:
     """The steps of one phase of one game, plus what they were built from."""
 
@@ -101,6 +111,9 @@ class Script:
     steps: tuple[Step, ...]
     warnings: tuple[str, ...] = ()
     rounds: bool = False
+    seed: int | None = None  # what the random choices were drawn from
+    choices: tuple[Choice, ...] = ()  # the random choices made for this script
+    options: tuple[tuple[str, float], ...] = ()  # the options that differ from the default
 
     @property
     def role_counts(self) -> dict[str, int]:
@@ -146,6 +159,12 @@ def script_to_dict(script: Script) -> dict[str, Any]:
         "players": script.players,
         "roles": dict(script.roles),
         "warnings": list(script.warnings),
+        "seed": script.seed,
+        "choices": [
+            {"role": c.role, "order": c.order, "index": c.index, "text": c.text}
+            for c in script.choices
+        ],
+        "options": dict(script.options),
         "steps": [step_to_dict(s, rounds=script.rounds) for s in script.steps],
     }
 
@@ -184,4 +203,10 @@ def script_from_dict(data: dict[str, Any]) -> Script:
         steps=tuple(step_from_dict(s) for s in data["steps"]),
         warnings=tuple(data.get("warnings", ())),
         rounds=any("round" in s for s in data["steps"]),
+        seed=data.get("seed"),
+        choices=tuple(
+            Choice(c.get("role"), str(c["order"]), int(c["index"]), str(c["text"]))
+            for c in data.get("choices", ())
+        ),
+        options=tuple((str(k), float(v)) for k, v in data.get("options", {}).items()),
     )

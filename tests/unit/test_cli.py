@@ -35,6 +35,9 @@ def test_script_json_has_the_documented_shape(capsys: pytest.CaptureFixture[str]
         "players",
         "roles",
         "warnings",
+        "seed",
+        "choices",
+        "options",
         "steps",
     }
     assert (doc["ruleset"], doc["phase"], doc["night"], doc["lang"], doc["players"]) == (
