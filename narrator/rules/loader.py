@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 from narrator.rules.errors import RulesetError, did_you_mean
-from narrator.rules.mechanisms import MechanismsMixin, parse_order
+from narrator.rules.mechanisms import MechanismsMixin, declared, parse_order
 from narrator.rules.model import (
     ALWAYS,
     Call,
@@ -286,14 +286,7 @@ class _Reader(MechanismsMixin):
         return role
 
     def team(self, f: Fields) -> str:
-        team = f.get("team", str, need=True)
-        if team not in self.team_ids:
-            raise f.error(
-                "team",
-                f"{f.what} is on team '{team}', which is not under 'teams'"
-                f"{did_you_mean(team, self.team_ids)}",
-            )
-        return team
+        return declared(f, "team", "is on team", self.team_ids, "teams")
 
     # -- setup -------------------------------------------------------------------
 

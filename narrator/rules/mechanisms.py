@@ -33,6 +33,18 @@ def parse_order(value: Any) -> Order | None:
     return Order(int(match.group(1)), match.group(2).lower(), int(match.group(3) or 0))
 
 
+def declared(f: Fields, key: str, phrase: str, ids: tuple[str, ...], section: str) -> str:
+    """The id under `key`, which must be one of `ids` (declared under `section`)."""
+    value = f.get(key, str, need=True)
+    if value not in ids:
+        raise f.error(
+            key,
+            f"{f.what} {phrase} '{value}', which is not under '{section}'"
+            f"{did_you_mean(value, ids)}",
+        )
+    return value
+
+
 class MechanismsMixin:
     """Methods of the loader's reader for boxes, options, tokens, calls, choices."""
 
@@ -98,14 +110,7 @@ class MechanismsMixin:
     def box(self, f: Fields) -> str:
         if not f.has("box"):
             return self.box_ids[0] if self.box_ids else ""
-        box = f.get("box", str)
-        if box not in self.box_ids:
-            raise f.error(
-                "box",
-                f"{f.what} is in box '{box}', which is not under 'boxes'"
-                f"{did_you_mean(box, self.box_ids)}",
-            )
-        return box
+        return declared(f, "box", "is in box", self.box_ids, "boxes")
 
     def option(self, value: Any, line: int) -> Option:
         f = self.fields(value, "an option", line)
