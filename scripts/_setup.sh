@@ -1,7 +1,7 @@
 # Sourced by scripts/run and scripts/test: bring a fresh Debian machine to where
 # narrator runs. Idempotent and quick when nothing is missing.
 #   NARRATOR_SETUP=app   apt: libportaudio2;           pip: narrator
-#   NARRATOR_SETUP=dev   apt: + pulseaudio, tmux ...;  pip: narrator[dev]
+#   NARRATOR_SETUP=dev   apt: + pulseaudio, tmux, chromium ...;  pip: narrator[dev]
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -13,6 +13,9 @@ if [ "$profile" = dev ]; then
   # A real sound server for tests/audio (a null sink, started by the tests), and
   # tmux for the test that drives the real terminal.
   apt_packages+=(pulseaudio pulseaudio-utils libasound2-plugins tmux)
+  # A real browser for the table's phone-page tests (tests/table), driven by the
+  # playwright package of the dev extra; Debian's chromium, never a download.
+  apt_packages+=(chromium)
 fi
 
 missing=()

@@ -1,0 +1,19 @@
+"""The table's one error type: a request the rules or the room refuse, in one line."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from narrator.rules import NarratorError
+
+# What kind of refusal it is, so that a front end can answer it (the web server maps
+# these to 400, 409 and 404); the message is for the person holding the phone.
+Kind = Literal["invalid", "refused", "not_found"]
+
+
+class TableError(NarratorError):
+    """A request the table refuses; str() says what is wrong and how to go on."""
+
+    def __init__(self, message: str, kind: Kind = "invalid") -> None:
+        super().__init__(message)
+        self.kind: Kind = kind
