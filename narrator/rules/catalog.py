@@ -3,7 +3,8 @@
 The user's YAML files live in `<user config dir>/narrator/rulesets/` (platformdirs;
 `XDG_CONFIG_HOME` respected). A user's file with the id of a shipped ruleset
 replaces it, so a group can change an order or a line without forking narrator. A
-broken file is reported by name and never stops the others from loading.
+broken file is reported by name and never stops the others from loading -- nor any
+command: even a failure the loader did not foresee makes that one file broken.
 """
 
 from __future__ import annotations
@@ -45,8 +46,8 @@ class Catalog:
                 raise error
         known = sorted(self.rulesets)
         raise UnknownRuleset(
-            f"no ruleset '{ruleset_id}'{did_you_mean(ruleset_id, known)}; "
-            f"installed: {', '.join(known) or 'none'}"
+            f"no ruleset '{ruleset_id}' (installed: {', '.join(known) or 'none'})"
+            f"{did_you_mean(ruleset_id, known)}"
         )
 
 
@@ -61,6 +62,11 @@ def load_catalog(*dirs: Path) -> Catalog:
                 ruleset = load_ruleset(path)
             except RulesetError as exc:
                 catalog.broken.append(exc)
+                continue
+            except Exception as exc:  # a loader bug must not stop every command
+                catalog.broken.append(
+                    RulesetError(f"cannot be loaded ({type(exc).__name__}); please report it", path)
+                )
                 continue
             catalog.rulesets[ruleset.id] = ruleset
             if is_user:

@@ -13,6 +13,12 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     return f"; did you mean '{close[0]}'?" if close else ""
 
 
+def one_line(text: str) -> str:
+    """`text` with every newline or other control character escaped (\\n, \\x1b): an
+    argument or a key quoted in an error may hold one, and the error is one line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 class NarratorError(Exception):
     """A mistake in the user's input. Its str() is the one line shown to the user."""
 
@@ -30,9 +36,7 @@ class RulesetError(NarratorError):
         where = ""
         if self.path is not None:
             where = f"{self.path}:{self.line}: " if self.line else f"{self.path}: "
-        # One line, always: a key or value quoted in the message may hold a newline.
-        message = "".join(c if c.isprintable() else repr(c)[1:-1] for c in self.message)
-        return f"{where}{message}"
+        return one_line(f"{where}{self.message}")
 
 
 class UnknownRuleset(NarratorError):

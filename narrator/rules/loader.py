@@ -8,7 +8,9 @@ every recommended deck can be built.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -41,6 +43,15 @@ from narrator.rules.yamlio import Located, read_yaml
 
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _LANG = re.compile(r"^[a-z]{2}$")
+MAX_BYTES = 1_000_000  # the shipped rulesets are under 16 kB
+MAX_PLAYERS = 100
+_NOT_A_FILE = {
+    stat.S_IFDIR: "a folder",
+    stat.S_IFIFO: "a named pipe (FIFO)",
+    stat.S_IFCHR: "a device",
+    stat.S_IFBLK: "a device",
+    stat.S_IFSOCK: "a socket",
+}
 _WAKES = {
     "never": Condition(never=True),
     "every_night": ALWAYS,
@@ -52,12 +63,35 @@ def load_ruleset(path: Path | str) -> Ruleset:
     """Read and check one ruleset file."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _read_small_file(path).decode("utf-8")
     except UnicodeDecodeError:
         raise RulesetError("not UTF-8 text; save the file as UTF-8", path) from None
     except OSError as exc:
         raise RulesetError(f"cannot read the file ({exc.strerror})", path) from None
     return parse_ruleset(text, path)
+
+
+def _read_small_file(path: Path) -> bytes:
+    """The bytes of a regular file of at most MAX_BYTES, judged before reading.
+
+    Opened non-blocking, so a FIFO cannot hang us waiting for a writer, then judged by
+    the open file itself (no window to swap in something else after a check)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    info = os.fstat(fd)
+    kind = stat.S_IFMT(info.st_mode)
+    if kind != stat.S_IFREG:
+        os.close(fd)
+        what = _NOT_A_FILE.get(kind, "not a regular file")
+        raise RulesetError(f"this is {what}, not a ruleset file; give a .yaml file", path)
+    with os.fdopen(fd, "rb") as file:
+        data = file.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            size = max(info.st_size, len(data)) / 1e6
+            raise RulesetError(
+                f"the file is {size:.1f} MB; a ruleset is text of at most {MAX_BYTES / 1e6:g} MB",
+                path,
+            )
+        return data
 
 
 def parse_ruleset(text: str, path: Path | str) -> Ruleset:
@@ -293,7 +327,8 @@ class _Reader(MechanismsMixin):
     def setup(self, value: Any, line: int) -> Setup:
         f = self.fields(value, "'setup'", line)
         pf = self.fields(f.required("players"), "'players' of setup", f.line_of("players"))
-        low, high = pf.whole("min", low=1), pf.whole("max", low=1)
+        low = pf.whole("min", low=1, high=MAX_PLAYERS)
+        high = pf.whole("max", low=1, high=MAX_PLAYERS)
         pf.done()
         if high < low:
             raise f.error("players", f"players: max ({high}) is below min ({low})")
@@ -318,6 +353,15 @@ class _Reader(MechanismsMixin):
             decks=f.listed("decks", self.deck),
             random_needs_any=self.known(f, "random_needs_any", f.ids("random_needs_any")),
         )
+        for deck in setup.decks:
+            # Also bounds the cross-check, which builds each deck for each count.
+            if deck.min_players < low or deck.max_players > high:
+                raise RulesetError(
+                    f"a deck for {deck.min_players} to {deck.max_players} players lies "
+                    f"outside the ruleset's {low} to {high} players; narrow its 'players'",
+                    self.path,
+                    deck.line,
+                )
         f.done()
         return setup
 
@@ -448,8 +492,8 @@ class _Reader(MechanismsMixin):
         if seconds is not None:
             seconds = f.number("turn_seconds", low=1)
         rounds = Rounds(
-            count=f.whole("count", low=1),
-            turns=f.whole("turns", low=1),
+            count=f.whole("count", low=1, high=100),
+            turns=f.whole("turns", low=1, high=MAX_PLAYERS),
             turn_seconds=seconds,
             round_start=self.call(f, "round_start", "the rounds"),
             turn_call=self.call(f, "turn_call", "the rounds"),

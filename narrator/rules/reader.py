@@ -8,6 +8,7 @@ key it never asked for -- so a typo in a ruleset is an error, never a silent no-
 from __future__ import annotations
 
 import difflib
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -16,6 +17,11 @@ from narrator.rules.errors import RulesetError, did_you_mean
 from narrator.rules.yamlio import Located
 
 T = TypeVar("T")
+
+# Upper bounds no real game comes near; they keep a typo (or a hostile file) from
+# asking for a night of a million seconds or a loop over a billion players.
+MAX_SECONDS = 3600.0
+MAX_WHOLE = 1000
 
 _TYPE_NAMES = {
     str: "text",
@@ -95,18 +101,35 @@ class Fields:
                 f"'{key}' in {self.what} must be {_TYPE_NAMES.get(kind, kind.__name__)}, "
                 f"not {type_name(value)}",
             )
+        if kind is float and not math.isfinite(value):
+            # YAML's .nan and .inf are floats, and pass every comparison below.
+            spelled = ".nan" if math.isnan(value) else ("-.inf" if value < 0 else ".inf")
+            raise self.error(key, f"'{key}' in {self.what} must be a number, not {spelled}")
         return value  # type: ignore[no-any-return]
 
-    def number(self, key: str, default: float | None = None, *, low: float = 0.0) -> float:
+    def number(
+        self,
+        key: str,
+        default: float | None = None,
+        *,
+        low: float = 0.0,
+        high: float = MAX_SECONDS,
+    ) -> float:
         value = self.get(key, float, default, need=default is None)
         if value < low:
             raise self.error(key, f"'{key}' in {self.what} must be at least {low:g}, not {value:g}")
+        if value > high:
+            raise self.error(key, f"'{key}' in {self.what} must be at most {high:g}, not {value:g}")
         return value
 
-    def whole(self, key: str, default: int | None = None, *, low: int = 0) -> int:
+    def whole(
+        self, key: str, default: int | None = None, *, low: int = 0, high: int = MAX_WHOLE
+    ) -> int:
         value = self.get(key, int, default, need=default is None)
         if value < low:
             raise self.error(key, f"'{key}' in {self.what} must be at least {low}, not {value}")
+        if value > high:
+            raise self.error(key, f"'{key}' in {self.what} must be at most {high}, not {value}")
         return value
 
     def ids(self, key: str) -> tuple[str, ...]:

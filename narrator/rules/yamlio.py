@@ -3,6 +3,12 @@
 PyYAML's safe loader forgets where things came from and silently keeps the last of
 two equal keys; a ruleset author needs both: "onuw.yaml:42: unknown key 'acton_time'"
 is only possible if the loader remembers line 42.
+
+It also refuses what no ruleset needs and a hostile file uses: nesting deeper than
+`MAX_DEPTH` (PyYAML composes recursively: 1,000 levels is a RecursionError) and
+aliases that expand to more than `MAX_VALUES` values (a "billion laughs" bomb is
+tiny as a tree but endless to walk, print or copy). Both are measured while the
+document is composed, before anything is built from it.
 """
 
 from __future__ import annotations
@@ -11,9 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from yaml.nodes import MappingNode
+from yaml.events import AliasEvent
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from narrator.rules.errors import RulesetError
+
+MAX_DEPTH = 32  # the shipped rulesets nest 7 deep
+MAX_VALUES = 100_000  # values after expanding aliases; the shipped ones hold < 1,000
 
 
 class Located(dict[str, Any]):
@@ -27,7 +37,58 @@ class Located(dict[str, Any]):
 
 
 class _Loader(yaml.SafeLoader):
-    pass
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+        self._sizes: dict[int, int] = {}  # id(node) -> values under it, aliases expanded
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        line = event.start_mark.line + 1
+        if self._depth >= MAX_DEPTH:
+            raise RulesetError(
+                f"nested more than {MAX_DEPTH} levels deep; a ruleset never needs that many",
+                None,
+                line,
+            )
+        self._depth += 1
+        try:
+            node = super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+        if isinstance(event, AliasEvent):
+            if id(node) not in self._sizes:
+                raise RulesetError(
+                    f"the alias '*{event.anchor}' is inside the value it names; "
+                    "a value cannot contain itself",
+                    None,
+                    line,
+                )
+            return node
+        size = 1
+        if isinstance(node, SequenceNode):
+            size += sum(self._sizes[id(item)] for item in node.value)
+        elif isinstance(node, MappingNode):
+            size += sum(self._sizes[id(k)] + self._sizes[id(v)] for k, v in node.value)
+        if size > MAX_VALUES:
+            raise RulesetError(
+                f"the aliases (*name) here expand to more than {MAX_VALUES:,} values; "
+                "write the values out instead",
+                None,
+                line,
+            )
+        self._sizes[id(node)] = size
+        return node
+
+    def construct_yaml_int(self, node: ScalarNode) -> int:
+        try:
+            return super().construct_yaml_int(node)
+        except ValueError:  # Python refuses to parse ints of over 4,300 digits
+            raise RulesetError(
+                "this number has too many digits; write a smaller one",
+                None,
+                node.start_mark.line + 1,
+            ) from None
 
 
 def _construct_mapping(loader: _Loader, node: MappingNode) -> Located:
@@ -53,6 +114,7 @@ def _construct_mapping(loader: _Loader, node: MappingNode) -> Located:
 
 
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
 
 
 def read_yaml(text: str, path: Path | str) -> Any:

@@ -139,7 +139,7 @@ def test_text_preview_lists_every_call(capsys: pytest.CaptureFixture[str]) -> No
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["script", "onwu", "--players", "5"], "no ruleset 'onwu'; did you mean 'onuw'?"),
+        (["script", "onwu", "--players", "5"], "; did you mean 'onuw'?"),
         (
             ["script", "onuw", "--players", "5", "--roles", "sear"],
             "'onuw' has no role 'sear'; did you mean 'seer'?",

@@ -1,5 +1,8 @@
 """Property-based fuzzing: any mangled ruleset yields a RulesetError, never a crash.
 
+Also any number at any numeric place (NaN, infinities, 1e300): refused with a
+RulesetError, or it builds a script whose JSON is strict.
+
 Two generators: random YAML documents (any shape at all), and the shipped One Night
 ruleset with one part replaced by a random value -- the realistic mistake, which
 reaches deep into the loader instead of failing at the first key.
@@ -8,6 +11,8 @@ reaches deep into the loader instead of failing at the first key.
 from __future__ import annotations
 
 import copy
+import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +20,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from narrator.rules import RulesetError, parse_ruleset
+from narrator.rules import NarratorError, RulesetError, parse_ruleset, recommended
 from narrator.rules.yamlio import read_yaml
+from narrator.script import Plan, build_script, script_to_dict
 
 ONUW = (Path(__file__).resolve().parents[2] / "rulesets" / "onuw.yaml").read_text("utf-8")
 PATH = Path("fuzz.yaml")
@@ -94,3 +100,48 @@ def test_arbitrary_text_gives_only_domain_errors(text: str) -> None:
     except RulesetError as exc:
         assert str(exc).startswith("fuzz.yaml")
     _expect_domain_error_only(text)
+
+
+# Numbers as a hostile file writes them: NaN, infinities, huge and tiny values.
+numbers = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([float("nan"), float("inf"), float("-inf"), 1e300, -0.0]),
+    st.integers(-(10**30), 10**30),
+)
+
+
+def _at(doc: Any, place: tuple[Any, ...]) -> Any:
+    for step in place:
+        doc = doc[step]
+    return doc
+
+
+NUMERIC_PLACES = [
+    p
+    for p in PLACES
+    if isinstance(_at(BASE, p), int | float) and not isinstance(_at(BASE, p), bool)
+]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(NUMERIC_PLACES), numbers)
+def test_any_number_anywhere_is_refused_or_gives_a_finite_script(
+    place: tuple[Any, ...], value: float
+) -> None:
+    """A number that loads must give a script whose JSON is strict (no NaN, no Infinity)."""
+    doc = copy.deepcopy(BASE)
+    parent = _at(doc, place[:-1])
+    parent[place[-1]] = value
+    try:
+        ruleset = parse_ruleset(yaml.safe_dump(doc, allow_unicode=True), PATH)
+    except RulesetError as exc:
+        assert str(exc).startswith("fuzz.yaml:") and "\n" not in str(exc)
+        return
+    players = ruleset.setup.min_players
+    try:
+        roles, _ = recommended(ruleset, players)
+        script = build_script(ruleset, Plan(players=players, roles=roles))
+    except NarratorError:
+        return
+    json.dumps(script_to_dict(script), allow_nan=False)
+    assert all(math.isfinite(getattr(s, "seconds", 0.0)) for s in script.steps)
