@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from collections.abc import Sequence
@@ -28,17 +29,35 @@ from narrator.rules import (
     recommended,
 )
 from narrator.rules.catalog import Catalog
+from narrator.rules.errors import one_line
 from narrator.script import Plan, Script, build_script, script_to_dict
 from narrator.script.render_text import render_text
 
 EXIT_OK, EXIT_INPUT, EXIT_AUDIO, EXIT_INTERRUPTED = 0, 2, 3, 130
+RATES = (80, 400)  # words a minute: slower drags, faster cannot be followed eyes closed
+PACES = (0.1, 10.0)
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage mistake is one line and exit 2, like every other mistake."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_INPUT, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        self.exit(EXIT_INPUT, one_line(f"{self.prog}: {message} (see {self.prog} --help)") + "\n")
+
+
+def _between(kind: type[float] | type[int], low: float, high: float) -> Any:
+    """An argparse type: a finite `kind` from `low` to `high` (NaN and inf refused)."""
+
+    def parse(text: str) -> float | int:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+        if not math.isfinite(value) or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is out of range; choose {low:g} to {high:g}")
+        return value
+
+    return parse
 
 
 def _fmt(parser: argparse.ArgumentParser) -> None:
@@ -55,13 +74,21 @@ def _game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--phase", choices=("night", "day"), default="night")
     parser.add_argument("--lang", default="en", help="en, it, fa (per ruleset)")
     parser.add_argument(
-        "--pace", type=float, default=1.0, help="scale every silence of the night (1 = as written)"
+        "--pace",
+        type=_between(float, *PACES),
+        default=1.0,
+        help="scale every silence of the night (1 = as written; 0.1 to 10)",
     )
 
 
 def _audio_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--voice", help="voice id or name (see: narrator voices)")
-    parser.add_argument("--rate", type=int, metavar="WPM", help="speaking rate, words a minute")
+    parser.add_argument(
+        "--rate",
+        type=_between(int, *RATES),
+        metavar="WPM",
+        help=f"speaking rate, words a minute ({RATES[0]} to {RATES[1]})",
+    )
     parser.add_argument("--no-bed", action="store_true", help="no tapping under the night")
 
 
@@ -295,7 +322,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_app()
         return run_command(args)
     except NarratorError as exc:
-        print(f"narrator: {exc}", file=sys.stderr)
+        print(one_line(f"narrator: {exc}"), file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:
         print("narrator: stopped", file=sys.stderr)
@@ -304,14 +331,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()  # `narrator script ... | head` is not an error
         return EXIT_OK
     except MissingPart as exc:
-        print(f"narrator: {exc}", file=sys.stderr)
+        print(one_line(f"narrator: {exc}"), file=sys.stderr)
         return EXIT_AUDIO
     except Exception as exc:
         if os.environ.get("NARRATOR_DEBUG"):
             raise
         print(
-            f"narrator: internal error ({type(exc).__name__}: {exc}); please report it, "
-            "with NARRATOR_DEBUG=1 for the details",
+            one_line(
+                f"narrator: internal error ({type(exc).__name__}: {exc}); please report it, "
+                "with NARRATOR_DEBUG=1 for the details"
+            ),
             file=sys.stderr,
         )
         return 1

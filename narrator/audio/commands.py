@@ -11,6 +11,7 @@ with scripts they build themselves.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections.abc import Sequence
@@ -21,6 +22,7 @@ from narrator.audio.engine import AudioEngine
 from narrator.audio.player import Playback
 from narrator.audio.settings import AudioSettings, AudioUnavailable
 from narrator.audio.synth import list_voices
+from narrator.rules.errors import NarratorError, one_line
 from narrator.script.model import Script, script_from_dict
 
 EXIT_OK, EXIT_INPUT, EXIT_AUDIO, EXIT_INTERRUPTED = 0, 2, 3, 130
@@ -58,20 +60,27 @@ def _clock(seconds: float) -> str:
 def render_command(
     script: Script, *, out: Path, timeline: Path | None, settings: AudioSettings
 ) -> int:
-    """Render the night into `out` (.wav/.flac/.ogg/.mp3) and its events into `timeline`."""
+    """Render the night into `out` (.wav/.flac/.ogg/.mp3) and its events into `timeline`.
+
+    Both files are checked and staged before the render (see export.OutputFile): a
+    mistake costs no render, and a failure leaves no half file and no lost one."""
+    from narrator.audio.export import OutputFile, check_outputs, write_audio, write_timeline
+
     engine = AudioEngine(settings)
     try:
-        rendered = engine.render(script)
-        from narrator.audio.export import write_audio
-
-        write_audio(rendered, out)
-    except ValueError as exc:  # an unknown voice or sound, a suffix we cannot write
-        print(f"narrator: {exc}", file=sys.stderr)
+        check_outputs(out, timeline)
+        with contextlib.ExitStack() as staged:
+            audio_file = staged.enter_context(OutputFile(out))
+            timeline_file = staged.enter_context(OutputFile(timeline)) if timeline else None
+            rendered = engine.render(script)
+            write_audio(rendered, out, into=audio_file)
+            if timeline_file is not None:
+                write_timeline(rendered, timeline_file)
+    except ValueError as exc:  # an unknown voice or sound, a file we cannot write
+        print(one_line(f"narrator: {exc}"), file=sys.stderr)
         return EXIT_INPUT
     finally:
         engine.close()
-    if timeline is not None:
-        timeline.write_text(json.dumps(rendered.to_dict(), indent=2, ensure_ascii=False) + "\n")
     says = sum(1 for e in rendered.events if e.kind == "say")
     print(f"wrote {out} ({_clock(rendered.duration)}, {says} calls)")
     if timeline is not None:
@@ -125,11 +134,17 @@ def play_command(script: Script, *, settings: AudioSettings, log: PlayLog | None
 def voices_command(lang: str | None, fmt: str) -> int:
     """List the speech voices (`fmt` "text" or "json")."""
     voices = list_voices(lang)
+    if lang and not voices:
+        print(
+            one_line(f"narrator: no voice speaks {lang!r}; `narrator voices` lists every voice"),
+            file=sys.stderr,
+        )
+        return EXIT_INPUT
     if fmt == "json":
         print(json.dumps([v.to_dict() for v in voices], indent=2, ensure_ascii=False))
         return EXIT_OK
     if not voices:
-        print(f"no voice speaks {lang!r}" if lang else "no voices")
+        print("no voices")
         return EXIT_OK
     width = max(len(v.id) for v in voices)
     for v in voices:
@@ -174,8 +189,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return render_command(script, out=args.out, timeline=args.timeline, settings=settings)
         log = PlayLog(args.log) if args.log else None
         return play_command(script, settings=settings, log=log)
+    except NarratorError as exc:  # an unknown device
+        print(one_line(f"narrator: {exc}"), file=sys.stderr)
+        return EXIT_INPUT
     except AudioUnavailable as exc:
-        print(f"narrator: {exc}", file=sys.stderr)
+        print(one_line(f"narrator: {exc}"), file=sys.stderr)
         return EXIT_AUDIO
 
 

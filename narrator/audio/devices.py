@@ -2,7 +2,8 @@
 
 sounddevice is imported here, lazily, and its two failure modes (no PortAudio
 library, no output device) become `AudioUnavailable` with the command that fixes
-them, so the CLI can exit 3 with one line instead of a traceback.
+them, so the CLI can exit 3 with one line instead of a traceback. A device the user
+named that is not there is their mistake, not the machine's: `UnknownDevice` (exit 2).
 """
 
 from __future__ import annotations
@@ -12,6 +13,11 @@ from types import ModuleType
 from typing import Any
 
 from narrator.audio.settings import NO_DEVICE, NO_PORTAUDIO, AudioUnavailable
+from narrator.rules.errors import NarratorError
+
+
+class UnknownDevice(NarratorError):
+    """The output device asked for (by index or name) is not there."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,10 +85,14 @@ def resolve_device(device: str | int | None) -> int:
     except (ValueError, sd.PortAudioError) as exc:
         if device is None:
             raise AudioUnavailable(NO_DEVICE) from exc
-        raise AudioUnavailable(
-            f"no output device {device!r}: see `narrator devices` for the ones there are"
+        raise UnknownDevice(
+            f"no output device {device!r}; see `narrator devices` for the ones there are"
         ) from exc
     if not info or info["max_output_channels"] < 1:
+        if device is not None:
+            raise UnknownDevice(
+                f"device {device!r} cannot play sound; see `narrator devices` for the ones that can"
+            )
         raise AudioUnavailable(NO_DEVICE)
     return int(info["index"])
 
@@ -91,6 +101,6 @@ def check_output(device: str | int | None = None) -> str | None:
     """None when playback is possible, else a one-line reason."""
     try:
         resolve_device(device)
-    except AudioUnavailable as exc:
+    except (AudioUnavailable, UnknownDevice) as exc:
         return str(exc)
     return None
