@@ -8,6 +8,7 @@ and a warm cache never even starts the worker.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.metadata
 import importlib.util
@@ -310,12 +311,18 @@ class CachedSynthesizer:
         with self._count:
             self.misses += 1
         path = self.path_for(line)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # Write aside, then rename: a reader never sees half a file.
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".part")
-        os.close(fd)
-        sf.write(tmp, clip.samples, clip.sample_rate, subtype="FLOAT", format="WAV")
-        os.replace(tmp, path)
+        tmp = None
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # Write aside, then rename: a reader never sees half a file.
+            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".part")
+            os.close(fd)
+            sf.write(tmp, clip.samples, clip.sample_rate, subtype="FLOAT", format="WAV")
+            os.replace(tmp, path)
+        except (OSError, RuntimeError):  # a full disk or a read-only cache: only the cache is lost
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
         return clip
 
     def synthesize_all(self, lines: Sequence[Line]) -> Iterator[Clip]:
