@@ -79,6 +79,13 @@ def _game_options(parser: argparse.ArgumentParser) -> None:
         default=1.0,
         help="scale every silence of the night (1 = as written; 0.1 to 10)",
     )
+    parser.add_argument(
+        "--wake-gap",
+        type=float,
+        default=1.0,
+        metavar="S",
+        help="silence after a wake call before its instruction (scaled by pace)",
+    )
 
 
 def _audio_options(parser: argparse.ArgumentParser) -> None:
@@ -237,6 +244,7 @@ def script_from_args(args: argparse.Namespace, catalog: Catalog) -> tuple[Rulese
         lang=args.lang,
         phase=args.phase,
         pace=args.pace,
+        wake_gap=args.wake_gap,
     )
     return ruleset, build_script(ruleset, plan)
 

@@ -2,8 +2,9 @@
 
 Pure numpy and no I/O. Steps are placed one after the other on a sample cursor:
 a say or a cue takes the length of its clip (after a short breath when it follows
-another sound), a pause takes exactly `round(seconds * rate)` samples, a timer its
-length with its warnings inside. The tapping bed runs under the whole night from a
+another sound; a wake call is followed by its own longer gap, `Say.after`), a pause
+takes exactly `round(seconds * rate)` samples, a timer its length with its warnings
+inside. The tapping bed runs under the whole night from a
 lead-in before the first step to a tail after the last, ducked by the same amount
 under every call.
 
@@ -95,7 +96,8 @@ def estimate_seconds(script: Script, rate_wpm: int) -> float:
     total = LEAD_IN + TAIL
     for step in script.steps:
         if isinstance(step, Say):
-            total += GAP + 1.0 + len(step.text.split()) * 60.0 / max(rate_wpm, 40) * 1.3
+            words = len(step.text.split())
+            total += GAP + step.after + 1.0 + words * 60.0 / max(rate_wpm, 40) * 1.3
         elif isinstance(step, Cue):
             total += GAP + 3.0
         elif isinstance(step, Pause):
@@ -240,7 +242,10 @@ class MixBuilder:
             text = step.text if isinstance(step, Say) else step.sound
             self._event(step.kind, index, step, text, self.cursor, self.cursor + len(clip))
             self.cursor += len(clip)
-            self._after_sound = True
+            after = round(step.after * rate) if isinstance(step, Say) else 0
+            # A wake call's own gap replaces the breath before the next sound.
+            self.cursor += after
+            self._after_sound = after == 0
         elif isinstance(step, Pause):
             n = round(step.seconds * rate)
             self._event("pause", index, step, None, self.cursor, self.cursor + n)

@@ -52,6 +52,8 @@ class Plan:
     # gives the same night. The caller draws a fresh one per game; None counts as 0.
     seed: int | None = None
     options: tuple[tuple[str, float], ...] = ()  # the ruleset's options: 1/0 for flags
+    # Silence after "X, wake up." before the instruction (scaled by pace): eyes open first.
+    wake_gap: float = 1.0
 
 
 def build_script(ruleset: Ruleset, plan: Plan) -> Script:
@@ -97,6 +99,8 @@ def _check_plan(ruleset: Ruleset, plan: Plan) -> None:
         raise SelectionError(
             f"pace {plan.pace:g} is out of range; choose 0.1 to 10 (1 = as written)"
         )
+    if not 0 <= plan.wake_gap <= 10:
+        raise SelectionError(f"wake gap {plan.wake_gap:g}s is out of range; choose 0 to 10 seconds")
     for role_id, seconds in plan.action_times:
         if role_id not in ruleset.role_ids:
             raise SelectionError(
@@ -245,12 +249,16 @@ class _Context:
         for role_id, turn in self.turns():
             if eyes_closed and gap > 0:
                 steps.append(Pause(gap, None))
-            steps += self.say(turn.wake, role_id)
-            if not self.terse:
-                steps += self.say(turn.act, role_id)
+            wake = self.spoken(turn.wake)
+            told: list[Step] = [] if self.terse else self.say(turn.act, role_id)
             for extra in (self.chosen_line(role_id, turn), "" if self.terse else self.recap(turn)):
                 if extra:
-                    steps.append(Say(extra, role_id))
+                    told.append(Say(extra, role_id))
+            if wake:
+                # Eyes open before the instruction starts.
+                after = self.paced(self.plan.wake_gap) if told else 0.0
+                steps.append(Say(wake, role_id, self.round, self.turn, after=after))
+            steps += told
             seconds = self.seconds(role_id, turn)
             if seconds > 0:
                 steps.append(Pause(self.paced(seconds), role_id))

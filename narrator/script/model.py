@@ -16,12 +16,19 @@ Phase = Literal["night", "day"]
 
 @dataclass(frozen=True, slots=True)
 class Say:
-    """Speak `text` aloud."""
+    """Speak `text` aloud, then leave `after` seconds before the next sound.
+
+    `after` is 0 for most lines (the mixer leaves a breath between two calls); the
+    builder sets it on a wake call followed by its instruction, so the table has
+    time to open its eyes first. It is part of the script, not of the audio, so
+    the preview, the JSON and the render all agree on it.
+    """
 
     text: str
     role: str | None = None
     round: int | None = None
     turn: int | None = None
+    after: float = 0.0
     kind: Literal["say"] = field(default="say", init=False)
 
 
@@ -133,6 +140,8 @@ def step_to_dict(step: Step, *, rounds: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {"kind": step.kind, "role": step.role}
     if isinstance(step, Say | Wait):
         out["text"] = step.text
+        if isinstance(step, Say) and step.after:
+            out["after"] = step.after
     elif isinstance(step, Pause):
         out["seconds"] = step.seconds
     elif isinstance(step, Cue):
@@ -178,7 +187,7 @@ def step_from_dict(data: dict[str, Any]) -> Step:
     }
     kind = data["kind"]
     if kind == "say":
-        return Say(data["text"], **common)
+        return Say(data["text"], after=float(data.get("after", 0.0)), **common)
     if kind == "pause":
         return Pause(float(data["seconds"]), **common)
     if kind == "cue":

@@ -19,7 +19,7 @@ def estimate_seconds(step: Step, wpm: int = WORDS_PER_MINUTE) -> float:
     if isinstance(step, Pause | Timer):
         return step.seconds
     if isinstance(step, Say):
-        return max(0.6, len(step.text.split()) * 60.0 / wpm)
+        return max(0.6, len(step.text.split()) * 60.0 / wpm) + step.after
     if isinstance(step, Wait):
         return 0.0
     return 1.0  # a cue

@@ -80,6 +80,13 @@ def test_calls_that_follow_each_other_get_one_breath(engine: AudioEngine) -> Non
     assert second.start - first.end == round(GAP * SAMPLE_RATE)
 
 
+def test_a_wake_call_is_followed_by_its_own_gap_instead_of_the_breath(engine: AudioEngine) -> None:
+    timeline = engine.render(night(Say("Seer, wake up.", after=1.25), Say("Look."), Say("Close.")))
+    wake, act, close = timeline.events
+    assert act.start - wake.end == round(1.25 * SAMPLE_RATE)
+    assert close.start - act.end == round(GAP * SAMPLE_RATE)
+
+
 def test_bed_runs_from_lead_in_to_tail_and_never_stops(engine: AudioEngine) -> None:
     timeline = engine.render(sample_night())
     rate = timeline.sample_rate
