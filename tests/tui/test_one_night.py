@@ -57,7 +57,7 @@ async def test_a_whole_one_night_game(tmp_path: Path) -> None:
         assert isinstance(app.screen, PreviewScreen)
         text = screen_text(app)
         assert "Werewolves, wake up and look for each other." in text
-        assert "Total ≈ 1:43" in text
+        assert "Total ≈ 1:47" in text  # four wake calls, each with its 1 s gap
 
         # One key starts the night; it runs to the end on its own, into the day.
         await pilot.press("space")
