@@ -138,7 +138,20 @@ def build_parser() -> argparse.ArgumentParser:
     _fmt(p)
     p = sub.add_parser("devices", help="list the sound output devices")
     _fmt(p)
+    _table_options(sub.add_parser("table", help="deal and vote on the players' phones"))
     return parser
+
+
+def _table_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("ruleset", help="ruleset id (see: narrator rulesets)")
+    parser.add_argument("--lang", default="en", help="en, it, fa (per ruleset)")
+    parser.add_argument(
+        "--host", metavar="ADDRESS", help="interface to serve on (default: the local network's)"
+    )
+    parser.add_argument("--port", type=int, default=8765, help="0 = any free port")
+    parser.add_argument("--no-audio", action="store_true", help="no voice (a silent table)")
+    parser.add_argument("--game", type=Path, metavar="FILE", help="the saved game file")
+    parser.add_argument("--resume", action="store_true", help="resume the game saved in --game")
 
 
 # -- commands -------------------------------------------------------------------
@@ -286,6 +299,26 @@ def _audio_settings(args: argparse.Namespace) -> Any:
     )
 
 
+def cmd_table(args: argparse.Namespace, catalog: Catalog) -> int:
+    from narrator.table import run
+
+    ruleset = catalog.get(args.ruleset)
+    table, path = run.open_table(ruleset, args.lang, args.game, resume=args.resume)
+    if args.no_audio:
+        from narrator.table.voice import SilentVoice
+
+        return run.run_table(table, SilentVoice(), host=args.host, port=args.port, save_path=path)
+    from narrator.audio import AudioEngine, AudioSettings
+    from narrator.table.voice import EngineVoice
+
+    engine = AudioEngine(AudioSettings())
+    problem = engine.check_output()
+    if problem is not None:
+        engine.close()
+        raise MissingPart(f"{problem} (or run the table silent with --no-audio)")
+    return run.run_table(table, EngineVoice(engine), host=args.host, port=args.port, save_path=path)
+
+
 def run_command(args: argparse.Namespace) -> int:
     if args.command == "check":
         return cmd_check(args)
@@ -304,6 +337,8 @@ def run_command(args: argparse.Namespace) -> int:
         return cmd_setup(args, catalog)
     if args.command == "script":
         return cmd_script(args, catalog)
+    if args.command == "table":
+        return cmd_table(args, catalog)
     _, script = script_from_args(args, catalog)
     from narrator.audio import commands
 

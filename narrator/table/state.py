@@ -97,7 +97,7 @@ class Table:
     night: int = 0
     deadline: float | None = None
     dealt: bool = False  # False: physical cards, the phones only vote
-    chosen: frozenset[str] = frozenset()  # the roles in the game (they shape the calls)
+    roles: dict[str, int] = field(default_factory=dict)  # the deck: it shapes the calls
     unseen: list[str] = field(default_factory=list)
     ballot: dict[int, int] = field(default_factory=dict)  # voter -> target, secret until closed
     suspects: list[int] = field(default_factory=list)
@@ -180,7 +180,7 @@ class Table:
             for seat, card in zip(self.seats, deck, strict=False):
                 seat.card = card
             self.unseen = deck[players:]
-        self.chosen = frozenset(r for r, _ in chosen)
+        self.roles = dict(chosen)
         self.phase = "cards"
         self.events.append(Event("dealt"))
         self._changed()
@@ -415,12 +415,16 @@ class Table:
             "phase": self.phase,
             "night": self.night,
             "deadline": self.deadline,
+            "remaining": None if self.deadline is None else max(0.0, self.deadline - self.clock()),
             "players": [{"name": s.name, "seat": s.seat, "alive": s.alive} for s in self.seats],
             "suspects": list(self.suspects),
             "voters": len(self.voters()),
             "voted": len(self.ballot),
             "result": self.result,
             "reveal": self.reveal,
+            # the box's roles and sides are public: what is in the game is not
+            "role_names": {r.id: r.name.get(self.lang) for r in self.ruleset.roles},
+            "team_names": {t: n.get(self.lang) for t, n in self.ruleset.teams},
             "version": self.version,
         }
 
@@ -432,7 +436,7 @@ class Table:
             card = {
                 "name": role.name.get(self.lang),
                 "team": self.ruleset.team_name(role.team, self.lang),
-                "text": describe(self.ruleset, seat.card, self.lang, self.chosen),
+                "text": describe(self.ruleset, seat.card, self.lang, frozenset(self.roles)),
             }
         can_vote = self.phase in VOTING and seat.seat in self.voters()
         return {
@@ -478,7 +482,7 @@ class Table:
             "night": self.night,
             "deadline": self.deadline,
             "dealt": self.dealt,
-            "chosen": sorted(self.chosen),
+            "roles": self.roles,
             "unseen": self.unseen,
             "ballot": {str(k): v for k, v in self.ballot.items()},
             "suspects": self.suspects,
@@ -487,6 +491,9 @@ class Table:
             "night_out": self.night_out,
             "result": self.result,
             "reveal": self.reveal,
+            # the box's roles and sides are public: what is in the game is not
+            "role_names": {r.id: r.name.get(self.lang) for r in self.ruleset.roles},
+            "team_names": {t: n.get(self.lang) for t, n in self.ruleset.teams},
             "version": self.version,
         }
 
@@ -511,12 +518,12 @@ class Table:
             last_out=data["last_out"],
             last_arrested=data["last_arrested"],
             night_out=list(data["night_out"]),
+            roles={str(k): int(v) for k, v in data["roles"].items()},
             result=data["result"],
             reveal=data["reveal"],
             version=data["version"],
             **kw,
         )
-        table.chosen = frozenset(data["chosen"])
         return table
 
 
