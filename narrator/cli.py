@@ -205,6 +205,7 @@ def cmd_roles(args: argparse.Namespace, catalog: Catalog) -> int:
             "team": r.team,
             "max": r.max_count,
             "wakes": _wakes(ruleset, r.id),
+            "box": r.box or None,
         }
         for r in ruleset.roles
     ]

@@ -301,7 +301,7 @@ class _Reader(MechanismsMixin):
                     )
         for i, extra in enumerate(f.listed("turns", lambda v, ln: (v, ln))):
             tf = self.fields(extra[0], f"extra turn {i + 1} of {what}", extra[1])
-            turns.append(self.turn(tf, tf.what, main=False, default_time=default_time))
+            turns.append(self.turn(tf, tf.what, main=False, default_time=default_time, name=name))
             tf.done()
         role = Role(
             id=role_id,
@@ -527,8 +527,8 @@ class _Reader(MechanismsMixin):
                 str(r["id"]) for r in raw_roles if isinstance(r, dict) and "id" in r
             )
             for r in raw_roles:
-                order = parse_order(r.get("order")) if isinstance(r, dict) else None
-                if order is not None and "id" in r:
+                order = _first_order(r)
+                if order is not None:
                     self.role_orders[str(r["id"])] = order
         self.box_ids = tuple(b for b, _ in self.boxes(f))
         options = f.listed("options", self.option)
@@ -631,6 +631,18 @@ def build_deck(ruleset: Ruleset, deck: Deck, players: int) -> dict[str, int]:
                 f"than its max of {ruleset.role(role_id).max_count}"
             )
     return counts
+
+
+def _first_order(raw: Any) -> Order | None:
+    """A raw role's own order, or its first extra turn's (what `after:` refers to)."""
+    if not isinstance(raw, dict) or "id" not in raw:
+        return None
+    if "order" in raw:
+        return parse_order(raw["order"])
+    turns = raw.get("turns")
+    if isinstance(turns, list) and turns and isinstance(turns[0], dict):
+        return parse_order(turns[0].get("order"))
+    return None
 
 
 def _line(value: Any, fallback: int) -> int:

@@ -150,7 +150,6 @@ class MechanismsMixin:
             name=self.text(f.required("name"), f"the name of {f.what}", f.line_of("name")),
             count=f.whole("count", 1, low=1),
             roles=self.known(f, "roles", f.ids("roles")),
-            numbered=f.get("numbered", bool, False),
         )
         if not token.roles:
             raise f.error(None, f"{f.what} needs 'roles': the roles that bring it")

@@ -187,7 +187,6 @@ class Token:
     name: Text
     count: int
     roles: tuple[str, ...]  # needed when any of these is chosen
-    numbered: bool = False  # the tokens carry numbers and must be told apart
 
 
 @dataclass(frozen=True, slots=True)

@@ -115,7 +115,8 @@ def check_selection(ruleset: Ruleset, players: int, roles: Roles) -> Report:
             errors.append(f"{names[role_id]} cards come in pairs; choose 2 or none, not {count}")
     for need in setup.needs:
         if need.role in counts and not any(r in counts for r in need.any_of):
-            others = " or ".join(names[r] for r in need.any_of)
+            listed = [names[r] for r in need.any_of]
+            others = " or ".join(filter(None, (", ".join(listed[:-1]), listed[-1])))
             text = f"{names[need.role]} is only useful with {others}; add one or drop it"
             (errors if need.level == "error" else warnings).append(text)
     for role_id in setup.required:

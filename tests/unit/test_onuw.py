@@ -63,9 +63,11 @@ MINION = turn(
     "Werewolves, keep your eyes shut and raise a thumb so the Minion knows who you are.",
     close="Werewolves, thumbs down. Minion, close your eyes.",
 )
+# One Night's other boxes made the base game's "if you copied the Seer, the Robber..."
+# too short a list: the Doppelganger now hears the rule, and the verbose option the list.
 DOPPEL_ACT = (
-    "Look at one other player's card: you are now that role. If you copied the Seer, the "
-    "Robber, the Troublemaker or the Drunk, do its action right now."
+    "Look at one other player's card: you are now that role. If it acts at once, do its "
+    "action right now; if it wakes with others or later, you will be called."
 )
 DOPPEL_MINION = [
     (
@@ -262,5 +264,6 @@ def test_invalid_selections_are_refused(players: int, roles: str, message: str) 
 def test_insomniac_without_robber_or_troublemaker_is_a_warning() -> None:
     night = script("onuw", 3, "werewolf:2,seer,insomniac,villager:2")
     assert night.warnings == (
-        "Insomniac is only useful with Robber or Troublemaker; add one or drop it",
+        "Insomniac is only useful with Robber, Troublemaker, Witch, Village Idiot, Alpha Wolf, "
+        "Gremlin or Rascal; add one or drop it",
     )
