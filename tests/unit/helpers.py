@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import groupby
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from narrator.script import Pause, Plan, Say, Script, Timer, Wait, build_script
 RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 
 
+@cache  # a Ruleset is frozen; One Night's file takes a noticeable time to read
 def ruleset(ruleset_id: str) -> Ruleset:
     return load_ruleset(RULESETS / f"{ruleset_id}.yaml")
 
