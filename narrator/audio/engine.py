@@ -29,7 +29,7 @@ from narrator.audio.mixer import (
     lines_of,
     to_rate,
 )
-from narrator.audio.player import Playback, open_output
+from narrator.audio.player import OpenOutput, Playback, open_output
 from narrator.audio.settings import AudioSettings
 from narrator.audio.synth import (
     CachedSynthesizer,
@@ -50,8 +50,11 @@ class AudioEngine:
         cache_dir: Path | None = None,
         *,
         synthesizer: Synthesizer | None = None,
+        open_stream: OpenOutput = open_output,
     ) -> None:
         self._settings = settings
+        # How a playback gets its device stream: PortAudio, or a test's own.
+        self._open_stream = open_stream
         # platformdirs honours XDG_CACHE_HOME on Linux.
         self.cache_dir = cache_dir or Path(platformdirs.user_cache_dir("narrator"))
         self._inner = synthesizer
@@ -182,9 +185,12 @@ class AudioEngine:
             mix.add(index, steps[index], self._clips(steps[index], script.lang, settings))
         if ready == len(steps):
             mix.finish()
-        playback = Playback(mix, open_output(device, SAMPLE_RATE), SAMPLE_RATE)
+        playback = Playback(mix, self._open_stream(device, SAMPLE_RATE), SAMPLE_RATE)
         with self._lock:
+            ended = [p for p in self._playing if p.finished]
             self._playing = [p for p in self._playing if not p.finished] + [playback]
+        for old in ended:  # a caller that forgot to close them leaks nothing past this
+            old.close()
         playback.start()
         if ready < len(steps):
             worker = threading.Thread(
@@ -229,7 +235,7 @@ class AudioEngine:
         if spare is not None:
             spare.close()
         for playback in playing:
-            playback.stop()
+            playback.close()
         if self._prewarm is not None:
             self._prewarm.join()  # never leave PortAudio half-initialised at exit
         if synth is not None:

@@ -138,6 +138,8 @@ class Playback:
             raise sd.CallbackStop
 
     def _finished(self) -> None:
+        if self._done.is_set():
+            return
         self._done.set()
         if self._on_close is not None:
             self._on_close()
@@ -207,14 +209,25 @@ class Playback:
             stream.close(ignore_errors=True)
         self._finished()
 
+    def close(self) -> None:
+        """Free the output stream -- its sound-server connection, fds and thread.
+
+        Idempotent; stops first if still playing. A stream that ended by itself is
+        still open until this (PortAudio cannot close it from its own callback), so
+        whoever got the playback closes it on every path: end, stop, error."""
+        self.stop()
+
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the night has been heard to the end (or stopped)."""
         return self._done.wait(timeout)
 
 
-def open_output(
-    device: str | int | None, sample_rate: int
-) -> Callable[[Callable[..., None], Callable[[], None]], Stream]:
+StreamOpener = Callable[[Callable[..., None], Callable[[], None]], Stream]
+# (device, sample rate) -> a StreamOpener: what AudioEngine takes to reach a device
+OpenOutput = Callable[[str | int | None, int], StreamOpener]
+
+
+def open_output(device: str | int | None, sample_rate: int) -> StreamOpener:
     """A factory of sounddevice output streams on `device` (mono float32)."""
 
     def opener(callback: Callable[..., None], finished: Callable[[], None]) -> Stream:
