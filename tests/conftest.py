@@ -1,13 +1,44 @@
-"""Fixtures shared by the audio tests and the app's tests."""
+"""Fixtures shared by every test: a private home for each test, and the test sound server.
+
+Every test runs with its own HOME and XDG config, cache and data folders, so no
+test reads the developer's settings or rulesets (a user `onuw.yaml` must not change
+a result) and none writes into them. Only the rendered speech is shared, through
+one cache folder for the whole run: it depends on nothing but the text, voice and
+rate, and re-synthesising every line in every test would cost minutes.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from tests.audio.soundserver import SoundServer, missing_tools
 from tests.audio.soundserver import sound_server as start_sound_server
+
+
+@pytest.fixture(scope="session")
+def _speech_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("speech-cache")
+
+
+@pytest.fixture(autouse=True)
+def _private_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, _speech_cache: Path
+) -> Path:
+    home = tmp_path_factory.mktemp("home")
+    for name, folder in (
+        ("XDG_CONFIG_HOME", "config"),
+        ("XDG_CACHE_HOME", "cache"),
+        ("XDG_DATA_HOME", "data"),
+    ):
+        (home / folder).mkdir()
+        monkeypatch.setenv(name, str(home / folder))
+    (home / "cache" / "narrator").mkdir()
+    (home / "cache" / "narrator" / "speech").symlink_to(_speech_cache)
+    monkeypatch.setenv("HOME", str(home))
+    return home
 
 
 @pytest.fixture(scope="session")

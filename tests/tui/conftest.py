@@ -7,19 +7,9 @@ import functools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import pytest
 from textual.pilot import Pilot
 
 from tests.tui.fakes import ManualClock
-
-
-@pytest.fixture(autouse=True)
-def _isolated_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
-    """No test reads or writes the real user's settings or rulesets."""
-    home = tmp_path_factory.mktemp("home")
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
-    monkeypatch.setenv("HOME", str(home))
 
 
 async def run_until(
