@@ -18,9 +18,10 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from narrator.rules.catalog import Catalog
+from narrator.session.config import Settings, SettingsStore
+from narrator.session.engine import AudioChoices, Clock, NightEngine, audio_settings
+from narrator.session.game import Game
 from narrator.tui.commands import NarratorCommands
-from narrator.tui.engine import AudioChoices, Clock, NightEngine, audio_settings
-from narrator.tui.game import Game
 from narrator.tui.screens.day import DayScreen
 from narrator.tui.screens.export import ExportDialog
 from narrator.tui.screens.games import GamesScreen
@@ -29,7 +30,6 @@ from narrator.tui.screens.night import NightScreen
 from narrator.tui.screens.preview import PreviewScreen
 from narrator.tui.screens.settings import SettingsScreen
 from narrator.tui.screens.setup import SetupScreen
-from narrator.tui.settings import Settings, SettingsStore
 
 
 class NarratorApp(App[int]):

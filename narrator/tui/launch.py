@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from narrator.rules import load_catalog
+from narrator.session.config import SettingsStore
+from narrator.session.engine import AudioChoices, NightEngine, NoChoices, SilentEngine, SystemClock
 from narrator.tui.app import NarratorApp
-from narrator.tui.engine import AudioChoices, NightEngine, NoChoices, SilentEngine, SystemClock
-from narrator.tui.settings import SettingsStore
 
 if TYPE_CHECKING:
     from narrator.audio.settings import AudioSettings

@@ -21,9 +21,9 @@ from textual.worker import get_current_worker
 
 from narrator.script import Say, Script, Timer
 from narrator.script.render_text import estimate_seconds
-from narrator.tui.engine import Clock, NightEngine, Playing
-from narrator.tui.game import Game
-from narrator.tui.runner import Countdown, Segment, segments
+from narrator.session.engine import Clock, NightEngine, Playing
+from narrator.session.game import Game
+from narrator.session.segments import Countdown, Segment, segments
 from narrator.tui.screens.confirm import ConfirmDialog
 
 

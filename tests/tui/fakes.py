@@ -14,20 +14,10 @@ from narrator.audio.settings import AudioSettings
 from narrator.rules import load_catalog
 from narrator.rules.catalog import Catalog
 from narrator.script import Say, Step
+from narrator.session.config import Settings, SettingsStore
+from narrator.session.engine import AudioChoices, NoChoices, SilentEngine, SilentPlayback
 from narrator.tui.app import NarratorApp
-from narrator.tui.engine import AudioChoices, NoChoices, SilentEngine, SilentPlayback
-from narrator.tui.settings import Settings, SettingsStore
-
-
-class ManualClock:
-    def __init__(self, start: float = 1000.0) -> None:
-        self.t = start
-
-    def now(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
+from tests.session.clock import ManualClock
 
 
 class RecordingEngine(SilentEngine):

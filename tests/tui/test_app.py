@@ -9,7 +9,7 @@ from pathlib import Path
 from textual.widgets import Input, Select
 
 from narrator.script import Pause
-from narrator.tui.engine import SilentEngine
+from narrator.session.engine import SilentEngine
 from narrator.tui.launch import make_app as make_real_app
 from narrator.tui.screens.confirm import ConfirmDialog
 from narrator.tui.screens.export import ExportDialog
@@ -159,7 +159,7 @@ async def test_help_theme_and_command_palette(tmp_path: Path) -> None:
 
 @sync
 async def test_voices_and_devices_are_offered_and_a_saved_voice_kept(tmp_path: Path) -> None:
-    from narrator.tui.settings import Settings
+    from narrator.session.config import Settings
 
     choices = FakeChoices()
     app, engine, _ = make_app(tmp_path, Settings(voice="old-voice"), choices=choices)

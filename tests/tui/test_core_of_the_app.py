@@ -10,9 +10,9 @@ import pytest
 
 from narrator.rules import load_catalog
 from narrator.script import Pause, Say, Script, Timer, TimerWarning, Wait
-from narrator.tui.game import Game
-from narrator.tui.runner import Countdown, segments, stages
-from narrator.tui.settings import Settings, SettingsStore
+from narrator.session.config import Settings, SettingsStore
+from narrator.session.game import Game
+from narrator.session.segments import Countdown, segments, stages
 
 CATALOG = load_catalog(Path("/nonexistent"))
 

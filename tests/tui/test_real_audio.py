@@ -19,12 +19,12 @@ import pytest
 from narrator.audio import AudioEngine, AudioSettings
 from narrator.rules import load_catalog
 from narrator.script import Say, Script
+from narrator.session.config import Settings, SettingsStore
+from narrator.session.engine import NoChoices, SystemClock
 from narrator.tui.app import NarratorApp
-from narrator.tui.engine import NoChoices, SystemClock
 from narrator.tui.screens.day import DayScreen
 from narrator.tui.screens.night import NightScreen
 from narrator.tui.screens.setup import SetupScreen
-from narrator.tui.settings import Settings, SettingsStore
 from tests.audio.soundserver import RATE, SoundServer
 from tests.tui.conftest import settle, sync
 from tests.tui.fakes import screen_text

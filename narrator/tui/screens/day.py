@@ -16,8 +16,8 @@ from textual.message import Message
 from textual.widgets import Digits, Footer, Label, ProgressBar, Static
 
 from narrator.script import Say, Script, Timer, Wait
+from narrator.session.segments import clock, stages
 from narrator.tui.playing import ScriptScreen
-from narrator.tui.runner import clock, stages
 from narrator.tui.widgets.call_view import CallView
 
 ADJUST = 30.0  # seconds added or taken by + and -

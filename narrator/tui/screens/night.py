@@ -11,8 +11,8 @@ from textual.containers import Horizontal
 from textual.widgets import Footer, Label, ProgressBar, Static
 
 from narrator.script import Say, Script
+from narrator.session.segments import clock
 from narrator.tui.playing import ScriptScreen
-from narrator.tui.runner import clock
 from narrator.tui.widgets.call_view import CallView
 
 

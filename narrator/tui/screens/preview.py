@@ -18,8 +18,8 @@ from textual.widgets import DataTable, Footer, Static
 
 from narrator.script import Pause, Say, Script
 from narrator.script.render_text import describe, timed_steps, total_seconds
-from narrator.tui.game import Game
-from narrator.tui.runner import clock
+from narrator.session.game import Game
+from narrator.session.segments import clock
 
 STEP = 5.0  # seconds per + or - on an action time
 

@@ -18,8 +18,8 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
-from narrator.tui.engine import AudioChoices
-from narrator.tui.settings import Settings
+from narrator.session.config import Settings
+from narrator.session.engine import AudioChoices
 
 LANGUAGES = (("English", "en"), ("Italiano", "it"), ("فارسی (Persian)", "fa"))
 

@@ -17,7 +17,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, Static
 
-from narrator.tui.game import Game
+from narrator.session.game import Game
 from narrator.tui.widgets.role_picker import RolePicker
 
 

@@ -1,25 +1,30 @@
-"""What the app needs from the audio layer, as Protocols, plus a silent engine.
+"""What the session needs from the audio layer, as Protocols, plus a silent engine.
 
-The app never imports `narrator.audio` at module level: it receives an engine that
-satisfies `NightEngine` (the real `narrator.audio.AudioEngine` does, structurally),
-so tests and `NARRATOR_AUDIO=fake` can run the whole game without a sound device.
+The session never imports `narrator.audio` at module level: it receives an engine
+that satisfies `NightEngine` (the real `narrator.audio.AudioEngine` does,
+structurally), so tests and `NARRATOR_AUDIO=fake` can run the whole game without a
+sound device.
 
 `SilentEngine` is that stand-in: it "plays" a script on an injected `Clock`, step by
 step, with the preview's estimated speech lengths, and remembers which steps were
 heard. Time only moves when the clock does, so a test can run a five-minute
-discussion in a millisecond by advancing a manual clock.
+discussion in a millisecond by advancing a manual clock. It keeps the real
+playback's contract (tests/session/test_playing_contract.py runs one suite against
+both): the last step stays current after the end, a stop is not an error, a step
+that cannot be made fails `play()` if it is the first call and sets `error` after.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from narrator.script import Say, Script
+from narrator.script import Cue, Say, Script, Timer
 from narrator.script.render_text import WORDS_PER_MINUTE, timed_steps, total_seconds
-from narrator.tui.settings import Settings
+from narrator.session.config import Settings
 
 if TYPE_CHECKING:
     from narrator.audio.settings import AudioSettings
@@ -37,7 +42,14 @@ class SystemClock:
 
 
 class Playing(Protocol):
-    """A script being heard (`narrator.audio.Playback` satisfies it)."""
+    """A script being heard (`narrator.audio.Playback` satisfies it).
+
+    Thread-safe. `current_step` is the index of the step being heard (the last one
+    once the script ended, or where a stop left it); `finished` turns true once,
+    at the end, on `stop()` or on an error; `error` is one line, never set by a
+    stop. `close()` frees the output (idempotent, stops first if still playing):
+    whoever got the playback from `play()` or `speak()` closes it.
+    """
 
     @property
     def position(self) -> float: ...
@@ -54,6 +66,7 @@ class Playing(Protocol):
     def skip(self) -> None: ...
     def stop(self) -> None: ...
     def wait(self, timeout: float | None = None) -> bool: ...
+    def close(self) -> None: ...
 
 
 class NightEngine(Protocol):
@@ -73,7 +86,13 @@ class NightEngine(Protocol):
 class SilentPlayback:
     """Plays a script on a clock: estimated speech, exact pauses, no sound."""
 
-    def __init__(self, script: Script, clock: Clock, wpm: int = WORDS_PER_MINUTE) -> None:
+    def __init__(
+        self,
+        script: Script,
+        clock: Clock,
+        wpm: int = WORDS_PER_MINUTE,
+        fail_at: tuple[int, str] | None = None,
+    ) -> None:
         self.script = script
         self._clock = clock
         self._starts = [start for start, _ in timed_steps(script, wpm)]
@@ -84,6 +103,9 @@ class SilentPlayback:
         self._paused_at: float | None = None
         self._stopped = False
         self._next = 0  # first step not yet heard or skipped
+        self._fail_at = fail_at  # (step, error): that step cannot be made
+        self._error: str | None = None
+        self.closed = False
         self.heard: list[int] = []
 
     def _pos(self) -> float:
@@ -97,6 +119,12 @@ class SilentPlayback:
             and self._next < len(self._starts)
             and (self._starts[self._next] <= pos or pos >= self._total)
         ):
+            if self._fail_at is not None and self._next == self._fail_at[0]:
+                # As the real render-ahead does: the error ends the playback.
+                self._error = self._fail_at[1]
+                self._stopped = True
+                self._paused_at = self._clock.now()
+                break
             self.heard.append(self._next)
             self._next += 1
         return pos
@@ -114,20 +142,19 @@ class SilentPlayback:
     def current_step(self) -> int | None:
         with self._lock:
             self._advance()
-            if self._stopped or self._next == 0:
-                return None
-            if self._pos() >= self._total:
-                return None
-            return self._next - 1
+            return None if self._next == 0 else self._next - 1
 
     @property
     def finished(self) -> bool:
         with self._lock:
-            return self._stopped or self._advance() >= self._total
+            pos = self._advance()
+            return self._stopped or pos >= self._total
 
     @property
     def error(self) -> str | None:
-        return None
+        with self._lock:
+            self._advance()
+            return self._error
 
     def pause(self) -> None:
         with self._lock:
@@ -137,7 +164,7 @@ class SilentPlayback:
 
     def resume(self) -> None:
         with self._lock:
-            if self._paused_at is not None:
+            if self._paused_at is not None and not self._stopped:
                 self._t0 += self._clock.now() - self._paused_at
                 self._paused_at = None
 
@@ -156,7 +183,13 @@ class SilentPlayback:
 
     def stop(self) -> None:
         with self._lock:
+            if self._paused_at is None:  # the position stays where the stop left it
+                self._paused_at = self._clock.now()
             self._stopped = True
+
+    def close(self) -> None:
+        self.stop()
+        self.closed = True
 
     def wait(self, timeout: float | None = None) -> bool:
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -170,9 +203,17 @@ class SilentPlayback:
 class SilentEngine:
     """A `NightEngine` that makes no sound: `NARRATOR_AUDIO=fake`, and the tests."""
 
-    def __init__(self, settings: AudioSettings | None = None, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        settings: AudioSettings | None = None,
+        clock: Clock | None = None,
+        *,
+        sounds: Collection[str] | None = None,
+    ) -> None:
         self._settings = settings
         self.clock: Clock = clock or SystemClock()
+        # The cue sounds it knows, as the real engine knows its assets; None: any.
+        self.sounds = None if sounds is None else frozenset(sounds)
         self.playbacks: list[SilentPlayback] = []
         self.exported: list[tuple[Script, Path]] = []
 
@@ -192,7 +233,14 @@ class SilentEngine:
         return None
 
     def play(self, script: Script) -> SilentPlayback:
-        playback = SilentPlayback(script, self.clock, self._wpm(script.lang))
+        fail_at = None
+        for index, step in enumerate(script.steps):
+            if isinstance(step, Cue) and self.sounds is not None and step.sound not in self.sounds:
+                fail_at = (index, f"unknown sound {step.sound!r}")
+                break
+        if fail_at is not None and fail_at[0] <= _first_call(script):
+            raise ValueError(fail_at[1])  # the real engine makes its first call before playing
+        playback = SilentPlayback(script, self.clock, self._wpm(script.lang), fail_at)
         self.playbacks.append(playback)
         return playback
 
@@ -206,7 +254,15 @@ class SilentEngine:
 
     def close(self) -> None:
         for playback in self.playbacks:
-            playback.stop()
+            playback.close()
+
+
+def _first_call(script: Script) -> int:
+    """The step `play()` makes before it starts: the first call, timer or cue."""
+    return next(
+        (i for i, s in enumerate(script.steps) if isinstance(s, Say | Timer | Cue)),
+        len(script.steps),
+    )
 
 
 class AudioChoices(Protocol):

@@ -1,0 +1,74 @@
+"""The headless session core: one evening's game state and run logic, no front end.
+
+Any front end -- the Textual app (`narrator.tui`), the players' phones (a web
+page) -- drives the same objects. Nothing here imports Textual, and the audio
+layer only through Protocols (`NightEngine`, `Playing`): the real
+`narrator.audio.AudioEngine` satisfies them, and so does `SilentEngine`, which
+passes the same contract tests.
+
+The API, in short:
+
+    session = Session(engine, clock, settings, store)   # one per evening
+    unsubscribe = session.subscribe(listener)           # every PhaseEvent, any phase
+    game = session.new_game(ruleset)                    # players, roles, language...
+    runner = session.open_phase("night")                # a PhaseRunner, started
+    runner.toggle() / pause() / resume() / skip()       # commands: any thread, return
+    runner.go_on() / adjust(+30) / stop() / retry()     #   at once, never block on audio
+    runner.state()                                      # PhaseState snapshot, any time
+    session.next_night(); session.close()
+
+`PhaseState` is plain data (`to_dict()` for JSON): phase, night, status
+("ready", "running", "paused", "failed", "finished", "stopped"), segment and kind
+(speech, timer, wait), the step being heard, the countdown, elapsed and total
+seconds, and the error when failed. `PhaseEvent(kind, state, text)` reports each
+change -- "started", "segment", "step", "paused", "resumed", "adjusted",
+"warning", "failed", "retried", "finished", "stopped", "notice" -- to listeners,
+one at a time and in order, from the runner's own thread: a Textual app posts
+them with `call_from_thread`, an asyncio server with
+`loop.call_soon_threadsafe(queue.put_nowait, event)`.
+
+A phase that cannot play stays `failed` with its one-line `error` until the
+front end calls `retry()` or `stop()`; it never moves on by itself.
+
+Also here: `Game` (the game being set up), `Settings`/`SettingsStore` (the user's
+settings file), the segments of a script and the day's `Countdown`.
+"""
+
+from __future__ import annotations
+
+from narrator.session.config import Settings, SettingsError, SettingsStore
+from narrator.session.engine import (
+    AudioChoices,
+    Clock,
+    NightEngine,
+    NoChoices,
+    Playing,
+    SilentEngine,
+    SilentPlayback,
+    SystemClock,
+    audio_settings,
+)
+from narrator.session.game import Game
+from narrator.session.phase import PhaseEvent, PhaseRunner, PhaseState, PhaseStatus
+from narrator.session.session import Session
+
+__all__ = [
+    "AudioChoices",
+    "Clock",
+    "Game",
+    "NightEngine",
+    "NoChoices",
+    "PhaseEvent",
+    "PhaseRunner",
+    "PhaseState",
+    "PhaseStatus",
+    "Playing",
+    "Session",
+    "Settings",
+    "SettingsError",
+    "SettingsStore",
+    "SilentEngine",
+    "SilentPlayback",
+    "SystemClock",
+    "audio_settings",
+]

@@ -1,0 +1,122 @@
+"""Session: one evening at one table -- the settings, the game, the phase playing.
+
+Every front end (the terminal app, the players' phones) holds the same `Session`
+and drives it with commands; none of them keeps game or run state of its own. The
+session owns at most one `PhaseRunner` at a time: opening a night or a day closes
+the one before, so two phases never talk over each other and nothing is left open.
+Listeners given to `subscribe()` hear the events of every phase the session opens
+(see `narrator.session.phase` for the events and the threads they come from).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable
+
+from narrator.rules import Ruleset
+from narrator.script.model import Phase
+from narrator.session.config import Settings, SettingsStore
+from narrator.session.engine import Clock, NightEngine, audio_settings
+from narrator.session.game import Game
+from narrator.session.phase import Listener, PhaseEvent, PhaseRunner
+
+
+class Session:
+    """The evening's state and its commands; thread-safe."""
+
+    def __init__(
+        self,
+        engine: NightEngine,
+        clock: Clock,
+        settings: Settings,
+        store: SettingsStore | None = None,
+    ) -> None:
+        self.engine = engine
+        self.clock = clock
+        self.settings = settings
+        self.store = store
+        self.game: Game | None = None
+        self._runner: PhaseRunner | None = None
+        self._lock = threading.Lock()
+        self._listeners: list[Listener] = []
+
+    # -- settings --------------------------------------------------------------------
+    def apply_settings(self) -> None:
+        """Hand the settings' audio part to the engine (the next phase plays with it)."""
+        self.engine.settings = audio_settings(self.settings)
+
+    def save_settings(self, settings: Settings) -> str | None:
+        """Use `settings` from now on and save them; a sentence if saving failed."""
+        self.settings = settings
+        self.apply_settings()
+        if self.store is None:
+            return None
+        try:
+            self.store.save(settings)
+        except OSError as exc:
+            return f"Could not save the settings: {exc.strerror or exc}"
+        return None
+
+    # -- the game --------------------------------------------------------------------
+    def new_game(self, ruleset: Ruleset) -> Game:
+        """Start setting up `ruleset` with the user's language, pace and saved times."""
+        self.close_phase()
+        game = Game.start(ruleset, self.settings.language, self.settings.pace)
+        saved = self.settings.action_times.get(ruleset.id, {})
+        game.action_times = {r: t for r, t in saved.items() if r in ruleset.role_ids}
+        self.game = game
+        return game
+
+    # -- phases ----------------------------------------------------------------------
+    @property
+    def runner(self) -> PhaseRunner | None:
+        return self._runner
+
+    def open_phase(self, phase: Phase, *, start: bool = True) -> PhaseRunner:
+        """The game's night or day, ready to run (running, if `start`)."""
+        assert self.game is not None, "no game chosen"
+        self.close_phase()
+        runner = PhaseRunner(
+            self.game.script(phase), self.engine, self.clock, listener=self._forward
+        )
+        with self._lock:
+            self._runner = runner
+        if start:
+            runner.start()
+        return runner
+
+    def next_night(self) -> PhaseRunner:
+        assert self.game is not None, "no game chosen"
+        self.game.next_night()
+        return self.open_phase("night")
+
+    def close_phase(self) -> None:
+        """Silence and free whatever phase is open."""
+        with self._lock:
+            runner, self._runner = self._runner, None
+        if runner is not None:
+            runner.close()
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Hear every event of every phase this session opens; returns an unsubscribe."""
+        with self._lock:
+            self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with self._lock, contextlib.suppress(ValueError):
+                self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def _forward(self, event: PhaseEvent) -> None:
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            with contextlib.suppress(Exception):
+                listener(event)
+
+    def close(self) -> None:
+        """The evening is over: stop the sound and end the engine."""
+        self.close_phase()
+        self.engine.close()

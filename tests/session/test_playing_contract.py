@@ -1,0 +1,116 @@
+"""One contract, two engines: the silent engine and the real playback agree.
+
+Every app test above runs on `SilentEngine`; these tests decide what "finished",
+"current step", "error", "stop" and "close" mean, and run the very same checks on
+the real `AudioEngine` playing into the test PulseAudio server (the speech is a
+tone from FakeSynth: what is under test is the playback, not the voice).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from narrator.audio.bed import assets_dir
+from narrator.audio.settings import AudioSettings
+from narrator.script import Cue, Pause, Say, Script, Step
+from narrator.session import NightEngine, Playing, SilentEngine, SystemClock
+from tests.audio.conftest import FakeSynth
+
+SOUNDS = sorted(p.stem for p in assets_dir().glob("*.wav"))
+
+
+def _night(*steps: Step) -> Script:
+    return Script("test", "night", 1, "en", 5, (), tuple(steps))
+
+
+@pytest.fixture(params=["silent", pytest.param("real", marks=pytest.mark.audio)])
+def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[NightEngine]:
+    made: NightEngine
+    if request.param == "silent":
+        made = SilentEngine(AudioSettings(bed=False), SystemClock(), sounds=SOUNDS)
+    else:
+        from narrator.audio import AudioEngine
+
+        request.getfixturevalue("sound_server")
+        made = AudioEngine(AudioSettings(bed=False), tmp_path, synthesizer=FakeSynth())
+    yield made
+    made.close()
+
+
+def _until(playback: Playing, step: int, timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while (playback.current_step or -1) < step:
+        assert time.monotonic() < deadline, f"step {step} never reached"
+        time.sleep(0.01)
+
+
+def test_at_the_end_the_last_step_stays_current(engine: NightEngine) -> None:
+    script = _night(Say("One."), Pause(0.3), Say("Two."))
+    playback = engine.play(script)
+    assert playback.wait(timeout=15)
+    assert playback.finished and playback.error is None
+    assert playback.current_step == 2
+    assert playback.duration is not None and playback.duration > 0.3
+    playback.close()
+    playback.close()  # idempotent
+    assert playback.finished and playback.current_step == 2 and playback.error is None
+
+
+def test_stop_is_not_an_error_and_leaves_the_step_where_it_was(engine: NightEngine) -> None:
+    playback = engine.play(_night(Say("One."), Pause(30), Say("Two.")))
+    _until(playback, 1)
+    stoppers = [threading.Thread(target=playback.stop) for _ in range(2)]
+    for thread in stoppers:  # stop from two threads at once
+        thread.start()
+    for thread in stoppers:
+        thread.join(timeout=5)
+    assert playback.finished and playback.wait(0)
+    assert playback.error is None
+    assert playback.current_step == 1
+    held = playback.position
+    time.sleep(0.2)
+    assert playback.position == held and playback.current_step == 1
+    playback.resume()  # nothing comes back to life
+    assert playback.finished
+    playback.close()
+
+
+def test_pause_holds_and_skip_goes_to_the_next_call(engine: NightEngine) -> None:
+    playback = engine.play(_night(Say("One."), Pause(30), Say("Two."), Pause(0.2)))
+    _until(playback, 1)
+    playback.pause()
+    held = playback.position
+    time.sleep(0.3)
+    assert playback.position == held and not playback.finished
+    playback.resume()
+    playback.skip()
+    _until(playback, 2, timeout=5)
+    assert playback.wait(timeout=10) and playback.error is None
+    playback.close()
+
+
+def test_a_first_step_that_cannot_be_made_fails_play(engine: NightEngine) -> None:
+    with pytest.raises(ValueError, match="unknown sound 'no-such-sound'"):
+        engine.play(_night(Cue("no-such-sound"), Say("One.")))
+
+
+def test_a_later_step_that_cannot_be_made_is_an_error_that_ends_it(engine: NightEngine) -> None:
+    playback = engine.play(_night(Say("One."), Pause(0.5), Cue("no-such-sound"), Say("Two.")))
+    assert playback.wait(timeout=15)
+    assert playback.finished
+    assert playback.error is not None and "unknown sound 'no-such-sound'" in playback.error
+    assert (playback.current_step or 0) < 2  # what could not be made was never heard
+    playback.close()
+
+
+def test_engine_close_ends_every_playback(engine: NightEngine) -> None:
+    night = engine.play(_night(Say("One."), Pause(30)))
+    line = engine.speak("Half a minute left.", "en")
+    engine.close()
+    assert night.finished and line.finished
+    assert night.error is None and line.error is None
