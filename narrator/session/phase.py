@@ -137,7 +137,9 @@ class PhaseRunner:
         self.segments: list[Segment] = segments(script)
         self._lengths = [sum(estimate_seconds(s) for s in seg.steps) for seg in self.segments]
         self._lock = threading.RLock()
-        self._listeners: list[Listener] = [listener] if listener else []
+        self._listeners = Listeners()
+        if listener is not None:
+            self._listeners.add(listener)
         self._outbox: deque[PhaseEvent] = deque()
         self._flush_lock = threading.Lock()
         self._wake = threading.Event()
@@ -161,14 +163,7 @@ class PhaseRunner:
     # -- reading -----------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call `listener(event)` for every event from now on; returns an unsubscribe."""
-        with self._lock:
-            self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            with self._lock, contextlib.suppress(ValueError):
-                self._listeners.remove(listener)
-
-        return unsubscribe
+        return self._listeners.add(listener)
 
     def state(self) -> PhaseState:
         with self._lock:
@@ -524,10 +519,34 @@ class PhaseRunner:
                     if not self._outbox:
                         return
                     event = self._outbox.popleft()
-                    listeners = list(self._listeners)
-                for listener in listeners:
-                    with contextlib.suppress(Exception):  # a broken front end never stops a night
-                        listener(event)
+                self._listeners(event)
+
+
+class Listeners:
+    """Who hears the events: thread-safe; one that raises never stops the others
+    (a broken front end must never stop a night)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._items: list[Listener] = []
+
+    def add(self, listener: Listener) -> Callable[[], None]:
+        """Add `listener`; returns the function that removes it."""
+        with self._lock:
+            self._items.append(listener)
+
+        def remove() -> None:
+            with self._lock, contextlib.suppress(ValueError):
+                self._items.remove(listener)
+
+        return remove
+
+    def __call__(self, event: PhaseEvent) -> None:
+        with self._lock:
+            items = list(self._items)
+        for listener in items:
+            with contextlib.suppress(Exception):
+                listener(event)
 
 
 def _end(playback: Playing) -> None:

@@ -10,7 +10,6 @@ Listeners given to `subscribe()` hear the events of every phase the session open
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from collections.abc import Callable
 
@@ -19,7 +18,7 @@ from narrator.script.model import Phase
 from narrator.session.config import Settings, SettingsStore
 from narrator.session.engine import Clock, NightEngine, audio_settings
 from narrator.session.game import Game
-from narrator.session.phase import Listener, PhaseEvent, PhaseRunner
+from narrator.session.phase import Listener, Listeners, PhaseRunner
 
 
 class Session:
@@ -39,7 +38,7 @@ class Session:
         self.game: Game | None = None
         self._runner: PhaseRunner | None = None
         self._lock = threading.Lock()
-        self._listeners: list[Listener] = []
+        self._listeners = Listeners()
 
     # -- settings --------------------------------------------------------------------
     def apply_settings(self) -> None:
@@ -78,7 +77,7 @@ class Session:
         assert self.game is not None, "no game chosen"
         self.close_phase()
         runner = PhaseRunner(
-            self.game.script(phase), self.engine, self.clock, listener=self._forward
+            self.game.script(phase), self.engine, self.clock, listener=self._listeners
         )
         with self._lock:
             self._runner = runner
@@ -100,21 +99,7 @@ class Session:
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Hear every event of every phase this session opens; returns an unsubscribe."""
-        with self._lock:
-            self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            with self._lock, contextlib.suppress(ValueError):
-                self._listeners.remove(listener)
-
-        return unsubscribe
-
-    def _forward(self, event: PhaseEvent) -> None:
-        with self._lock:
-            listeners = list(self._listeners)
-        for listener in listeners:
-            with contextlib.suppress(Exception):
-                listener(event)
+        return self._listeners.add(listener)
 
     def close(self) -> None:
         """The evening is over: stop the sound and end the engine."""

@@ -223,16 +223,3 @@ def test_state_is_plain_data(clock: ManualClock, engine: SilentEngine) -> None:
     data = json.loads(json.dumps(runner.state().to_dict()))
     assert data["status"] == "running" and data["kind"] == "timer" and data["countdown"] == 10
     runner.close()
-
-
-def test_importing_the_session_loads_no_textual_and_no_audio() -> None:
-    import subprocess
-    import sys
-
-    code = (
-        "import sys, narrator.session; "
-        "bad = [m for m in ('textual', 'rich', 'numpy', 'sounddevice', 'narrator.audio') "
-        "if m in sys.modules]; print(bad)"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"

@@ -120,13 +120,14 @@ def test_settings_json_is_plain(tmp_path: Path) -> None:
     assert data["language"] == "en" and data["bed"] is True
 
 
-def test_importing_the_app_package_loads_no_textual_and_no_audio() -> None:
+@pytest.mark.parametrize("package", ["narrator.tui", "narrator.session"])
+def test_importing_the_app_or_the_session_loads_no_textual_and_no_audio(package: str) -> None:
     import subprocess
     import sys
 
     code = (
-        "import sys, narrator.tui; "
-        "bad = [m for m in ('textual', 'numpy', 'sounddevice', 'narrator.audio') "
+        f"import sys, {package}; "
+        "bad = [m for m in ('textual', 'rich', 'numpy', 'sounddevice', 'narrator.audio') "
         "if m in sys.modules]; print(bad)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
