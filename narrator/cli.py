@@ -320,6 +320,11 @@ def cmd_table(args: argparse.Namespace, catalog: Catalog) -> int:
     return run.run_table(table, EngineVoice(engine), host=args.host, port=args.port, save_path=path)
 
 
+# The commands that load PortAudio, whose own messages (and ALSA's) must not reach the
+# terminal as raw lines: they go to a log, and our one-line errors stay on stderr.
+NATIVE_AUDIO = ("play", "devices", "table", None)
+
+
 def run_command(args: argparse.Namespace) -> int:
     if args.command == "check":
         return cmd_check(args)
@@ -362,6 +367,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if args.command in NATIVE_AUDIO:
+            from narrator.audio.devices import route_native_messages
+
+            route_native_messages()
         if args.command is None:
             return run_app()
         return run_command(args)

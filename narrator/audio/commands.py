@@ -89,7 +89,8 @@ def render_command(
 
 
 def play_command(script: Script, *, settings: AudioSettings, log: PlayLog | None = None) -> int:
-    """Play the night and return once it has been heard to the end (Ctrl-C: exit 130).
+    """Play the night and return once it has been heard to the end (Ctrl-C: exit 130;
+    an output that fails: exit 3 with one line, the calls heard until then printed).
 
     Each call is printed as it is heard. `log` (tests, the bench) receives the
     playback's counters at the end.
@@ -108,7 +109,10 @@ def play_command(script: Script, *, settings: AudioSettings, log: PlayLog | None
                 done = playback.wait(0.05)
                 heard = playback.position * playback.sample_rate
                 events = [e for e in playback.events if e.kind == "say"]
-                while shown < len(events) and (done or events[shown].start <= heard):
+                # At a normal end the last calls are printed as they finish; after a
+                # failure only what was heard: the table must not read what it missed.
+                ended = done and playback.error is None
+                while shown < len(events) and (ended or events[shown].start <= heard):
                     event = events[shown]
                     print(f"{_clock(event.start / playback.sample_rate)}  {event.text}")
                     shown += 1
@@ -120,15 +124,26 @@ def play_command(script: Script, *, settings: AudioSettings, log: PlayLog | None
             print("narrator: stopped", file=sys.stderr)
             return EXIT_INTERRUPTED
         if playback.error:
-            print(f"narrator: playback failed: {playback.error}", file=sys.stderr)
-            return 1
+            at = _clock(playback.position)
+            line = f"narrator: the night stopped at {at}: {playback.error}"
+            print(one_line(line), file=sys.stderr)
+            return EXIT_AUDIO
         if playback.underruns:
-            print(f"narrator: {playback.underruns} output underruns", file=sys.stderr)
+            print(underrun_note(playback.underruns), file=sys.stderr)
         return EXIT_OK
     finally:
         if playback is not None and log is not None:
             log.record(playback)
         engine.close()
+
+
+def underrun_note(count: int) -> str:
+    """The one line that reports a night's output underruns, in our words."""
+    times = "once" if count == 1 else f"{count} times"
+    return (
+        f"narrator: the sound output ran dry {times} (the machine was too busy); "
+        "every call was still played whole, but some silences ran a little long"
+    )
 
 
 def voices_command(lang: str | None, fmt: str) -> int:

@@ -4,13 +4,25 @@ sounddevice is imported here, lazily, and its two failure modes (no PortAudio
 library, no output device) become `AudioUnavailable` with the command that fixes
 them, so the CLI can exit 3 with one line instead of a traceback. A device the user
 named that is not there is their mistake, not the machine's: `UnknownDevice` (exit 2).
+
+PortAudio and ALSA print their own diagnostics on fd 2 from their own threads
+(`Expression '...' failed in 'src/hostapi/alsa/pa_linux_alsa.c'`, `ALSA lib pcm.c:
+underrun occurred`): over a terminal app's screen, or as raw lines after a command's
+one-line error. `route_native_messages()` sends fd 2 to a log file and gives Python's
+`sys.stderr` (and `sys.__stderr__`, where Textual draws) a private copy of the
+terminal: our own messages still reach the user, the libraries' go to the log.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+import platformdirs
 
 from narrator.audio.settings import NO_DEVICE, NO_PORTAUDIO, AudioUnavailable
 from narrator.rules.errors import NarratorError
@@ -104,3 +116,49 @@ def check_output(device: str | int | None = None) -> str | None:
     except (AudioUnavailable, UnknownDevice) as exc:
         return str(exc)
     return None
+
+
+LOG_LIMIT = 1_000_000  # bytes; a bigger log is started afresh (the old one kept as .1)
+_routed: Path | None = None
+
+
+def native_log_path() -> Path:
+    """Where PortAudio's and ALSA's own messages go (XDG_STATE_HOME respected)."""
+    return Path(platformdirs.user_state_dir("narrator")) / "audio.log"
+
+
+def route_native_messages(log: Path | None = None) -> Path | None:
+    """Point fd 2 at `log` (default `native_log_path()`) for the rest of the process,
+    keeping `sys.stderr` on the terminal. Call it before PortAudio loads and before a
+    terminal app starts. Idempotent; returns the log's path, or None when the log
+    cannot be opened (then nothing changes: raw lines beat a crash)."""
+    global _routed
+    if _routed is not None:
+        return _routed
+    log = log or native_log_path()
+    try:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        if log.exists() and log.stat().st_size > LOG_LIMIT:
+            os.replace(log, log.with_name(log.name + ".1"))
+        fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    except OSError:
+        return None
+    terminal = sys.__stderr__ or sys.stderr
+    if terminal is None:
+        os.close(fd)
+        return None
+    terminal.flush()
+    ours = os.dup(2)
+    os.dup2(fd, 2)
+    os.close(fd)
+    stream = os.fdopen(
+        ours,
+        "w",
+        buffering=1,
+        encoding=getattr(terminal, "encoding", None) or "utf-8",
+        errors="backslashreplace",
+    )
+    sys.stderr = stream
+    sys.__stderr__ = stream  # type: ignore[misc]  # where Textual draws
+    _routed = log
+    return log

@@ -5,6 +5,11 @@ final; while the render-ahead is behind it plays silence without moving on, so a
 late line delays the night instead of cutting it. Pause, resume, skip and stop are
 flags under one lock, read by the callback: the TUI's thread and a polling worker
 may call them at any time. Stop aborts the stream, which frees the device at once.
+
+A stream that ends without having played to the end and without a stop (the sound
+server died, the device went away) or that stops calling back is an error
+(`OUTPUT_LOST`, `OUTPUT_STALLED`), never a night that "finished": the table has its
+eyes closed and cannot tell.
 """
 
 from __future__ import annotations
@@ -21,6 +26,9 @@ from narrator.audio.synth import Samples
 
 LATENCY = 0.1  # seconds of output buffering: PulseAudio's default underruns
 AUDIBLE = 10 ** (-60 / 20)  # the first sample above -60 dBFS counts as "heard"
+STALL = 3.0  # seconds without a callback after which the output counts as gone
+OUTPUT_LOST = "the sound output went away (the sound server stopped, or the device was removed)"
+OUTPUT_STALLED = f"the sound output stopped responding for {STALL:g} s"
 
 
 class Stream(Protocol):
@@ -56,6 +64,7 @@ class Feeder:
         # (the bench adds the output latency to know when it was heard).
         self.first_sound: int | None = None
         self.first_sound_at: float | None = None
+        self.last_fill: float | None = None  # monotonic time of the last callback
 
     def heard(self) -> int:
         """Frame the listener hears now: the device buffer lags what was handed over."""
@@ -85,6 +94,7 @@ class Feeder:
     def fill(self, out: Samples) -> bool:
         """Fill one device block; False once the end has been heard."""
         with self.lock:
+            self.last_fill = time.monotonic()
             out[:] = 0.0
             if self.paused:
                 return True
@@ -123,10 +133,14 @@ class Playback:
         self._error: str | None = None
         self._on_close = on_close
         self._stop_lock = threading.Lock()
-        self._stream: Stream | None = open_stream(self._callback, self._finished)
+        self._ended = False  # the callback played the night to its end
+        self._stopping = False  # stop() was asked for
+        self._started_at: float | None = None
+        self._stream: Stream | None = open_stream(self._callback, self._stream_finished)
 
     def start(self) -> None:
         if self._stream is not None:
+            self._started_at = time.monotonic()
             self._stream.start()
 
     def _callback(self, outdata: Any, frames: int, time_info: Any, status: Any) -> None:
@@ -135,7 +149,14 @@ class Playback:
         if status.output_underflow:
             self.feeder.underruns += 1
         if not self.feeder.fill(outdata[:, 0]):
+            self._ended = True
             raise sd.CallbackStop
+
+    def _stream_finished(self) -> None:
+        """PortAudio ended the stream: an end nobody asked for is an error."""
+        if not self._ended and not self._stopping and self._error is None:
+            self._error = OUTPUT_LOST
+        self._finished()
 
     def _finished(self) -> None:
         if self._done.is_set():
@@ -202,6 +223,7 @@ class Playback:
 
     def stop(self) -> None:
         """Stop now and free the device (idempotent)."""
+        self._stopping = True
         with self._stop_lock:
             stream, self._stream = self._stream, None
         if stream is not None:
@@ -218,8 +240,17 @@ class Playback:
         self.stop()
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until the night has been heard to the end (or stopped)."""
-        return self._done.wait(timeout)
+        """Block until the night has been heard to the end (or stopped, or failed).
+
+        An output that stopped calling back for `STALL` seconds fails the playback
+        here: a dead device must not keep a waiter (and the table) waiting forever."""
+        if self._done.wait(timeout):
+            return True
+        last = self.feeder.last_fill or self._started_at
+        if last is not None and time.monotonic() - last > STALL and not self._stopping:
+            self.fail(OUTPUT_STALLED)
+            return True
+        return False
 
 
 StreamOpener = Callable[[Callable[..., None], Callable[[], None]], Stream]

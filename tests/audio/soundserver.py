@@ -34,6 +34,7 @@ def missing_tools() -> list[str]:
 class SoundServer:
     env: dict[str, str]
     runtime: Path
+    process: subprocess.Popen[bytes] | None = None  # the pulseaudio daemon (tests kill it)
 
     def sink_inputs(self) -> list[str]:
         out = subprocess.run(
@@ -135,7 +136,7 @@ def sound_server(runtime: Path) -> Iterator[SoundServer]:
         time.sleep(2.0)  # the sink's first seconds after the keepalive joins stall
         # PortAudio's ALSA "default" reaches PulseAudio through these variables.
         os.environ.update(XDG_RUNTIME_DIR=env["XDG_RUNTIME_DIR"], PULSE_SERVER=env["PULSE_SERVER"])
-        yield SoundServer(env=env, runtime=runtime)
+        yield SoundServer(env=env, runtime=runtime, process=server)
     finally:
         for key, value in saved.items():
             if value is None:

@@ -1,0 +1,158 @@
+"""A night whose sound output dies is a failure, never a night that "finished".
+
+The real thing: `narrator play` into a private PulseAudio server of its own, which
+the test kills 5 s in. The command must exit 3 with one line of ours (PortAudio's raw
+`Expression '...' failed` lines go to the log, not the terminal), must have printed
+only the calls heard before the server died, and must return at once, not hang.
+Below that, the Playback's contract with a scripted stream: an end nobody asked for
+is `OUTPUT_LOST`; a stream that stops calling back is `OUTPUT_STALLED`.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from narrator.audio import player
+from narrator.audio.mixer import MixBuilder
+from narrator.audio.player import OUTPUT_LOST, OUTPUT_STALLED, Playback
+from narrator.script.model import Say
+from tests.audio.soundserver import missing_tools, sound_server
+
+RATE = 22050
+LINE = re.compile(r"^(\d+):(\d\d\.\d)  (.+)$")
+
+
+@pytest.mark.skipif(bool(missing_tools()), reason="needs pulseaudio and pulseaudio-utils")
+def test_killing_the_sound_server_5_s_into_play_is_exit_3_and_one_line(tmp_path: Path) -> None:
+    with sound_server(tmp_path / "pulse") as server:
+        assert server.process is not None
+        env = {**server.env, "XDG_STATE_HOME": str(tmp_path / "state")}
+        started = time.monotonic()
+        play = subprocess.Popen(
+            [sys.executable, "-m", "narrator.cli", "play", "onuw", "--players", "3"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        assert play.stdout is not None
+        first = play.stdout.readline()  # the first call heard: the stream is running
+        assert LINE.match(first), first
+        time.sleep(max(0.0, 5.0 - (time.monotonic() - started)))
+        server.process.kill()
+        server.process.wait()
+        try:
+            rest, err = play.communicate(timeout=20)  # a hang fails here
+        except subprocess.TimeoutExpired:
+            play.kill()
+            play.communicate()
+            pytest.fail("narrator play hung after the sound server died")
+    assert play.returncode == 3
+    stopped = re.fullmatch(
+        r"narrator: the night stopped at (\d+):(\d\d\.\d): the sound output went away "
+        r"\(the sound server stopped, or the device was removed\)\n",
+        err,
+    )
+    assert stopped, err  # one line of ours, no raw PortAudio line
+    stopped_at = int(stopped[1]) * 60 + float(stopped[2])
+    assert 2.0 < stopped_at < 10.0  # ~5 s in, whatever the first call's start-up took
+    heard = [first, *rest.splitlines()]
+    for line in heard:
+        match = LINE.match(line)
+        assert match, line
+        assert int(match[1]) * 60 + float(match[2]) <= stopped_at  # printed = heard
+    assert not any("wake up and open your eyes" in line for line in heard)
+    log = (tmp_path / "state" / "narrator" / "audio.log").read_text()
+    assert "Connection" in log or "pa_linux_alsa" in log  # the raw lines went here
+
+
+class ScriptedStream:
+    """A stream that calls back from its own thread until told to `die` or `hang`."""
+
+    def __init__(self, callback: Callable[..., None], finished: Callable[[], None]) -> None:
+        self.callback = callback
+        self.finished = finished
+        self.mode = "run"
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        out = np.zeros((256, 1), np.float32)
+        status = type("Status", (), {"output_underflow": False})()
+        while self.mode == "run":
+            try:
+                self.callback(out, 256, None, status)
+            except Exception:  # CallbackStop: the night's end
+                break
+            time.sleep(256 / RATE / 4)
+        if self.mode != "hang":
+            self.finished()
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def abort(self, ignore_errors: bool = True) -> None:
+        if self.mode == "run":
+            self.mode = "aborted"
+
+    def close(self, ignore_errors: bool = True) -> None:
+        pass
+
+
+def _playback(seconds: float) -> tuple[Playback, list[ScriptedStream]]:
+    mix = MixBuilder(RATE)
+    mix.add(0, Say("hello"), [np.full(round(seconds * RATE), 0.1, np.float32)])
+    mix.finish()
+    streams: list[ScriptedStream] = []
+
+    def opener(callback: Callable[..., None], finished: Callable[[], None]) -> Any:
+        streams.append(ScriptedStream(callback, finished))
+        return streams[-1]
+
+    playback = Playback(mix, opener, RATE)
+    playback.start()
+    return playback, streams
+
+
+def test_a_night_played_to_its_end_has_no_error() -> None:
+    playback, _ = _playback(0.2)
+    assert playback.wait(10)
+    assert playback.error is None
+
+
+def test_a_stop_is_not_an_error() -> None:
+    playback, _ = _playback(30)
+    playback.stop()
+    assert playback.wait(1) and playback.error is None
+
+
+def test_a_stream_that_ends_by_itself_midway_is_output_lost() -> None:
+    playback, streams = _playback(30)
+    time.sleep(0.2)
+    streams[0].mode = "died"
+    assert playback.wait(5)
+    assert playback.error == OUTPUT_LOST
+    playback.stop()  # closing afterwards keeps the error
+    assert playback.error == OUTPUT_LOST
+
+
+def test_a_stream_that_stops_calling_back_is_output_stalled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(player, "STALL", 0.3)
+    playback, streams = _playback(30)
+    time.sleep(0.2)
+    streams[0].mode = "hang"
+    deadline = time.monotonic() + 10
+    while not playback.wait(0.1):
+        assert time.monotonic() < deadline, "wait() never noticed the stall"
+    assert playback.error == OUTPUT_STALLED
