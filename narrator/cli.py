@@ -152,6 +152,24 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-audio", action="store_true", help="no voice (a silent table)")
     parser.add_argument("--game", type=Path, metavar="FILE", help="the saved game file")
     parser.add_argument("--resume", action="store_true", help="resume the game saved in --game")
+    parser.add_argument(
+        "--rate-limit",
+        type=_rate,
+        default=(20.0, 60.0),
+        metavar="RATE/BURST",
+        help="requests per second and at once, per address (default 20/60)",
+    )
+
+
+def _rate(text: str) -> tuple[float, float]:
+    rate, _, burst = text.partition("/")
+    try:
+        pair = float(rate), float(burst or rate)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not RATE/BURST, as in 20/60") from None
+    if not all(0 < x < 1e6 for x in pair):
+        raise argparse.ArgumentTypeError(f"'{text}': both numbers must be above 0")
+    return pair
 
 
 # -- commands -------------------------------------------------------------------
@@ -308,16 +326,20 @@ def cmd_table(args: argparse.Namespace, catalog: Catalog) -> int:
     if args.no_audio:
         from narrator.table.voice import SilentVoice
 
-        return run.run_table(table, SilentVoice(), host=args.host, port=args.port, save_path=path)
-    from narrator.audio import AudioEngine, AudioSettings
-    from narrator.table.voice import EngineVoice
+        voice: Any = SilentVoice()
+    else:
+        from narrator.audio import AudioEngine, AudioSettings
+        from narrator.table.voice import EngineVoice
 
-    engine = AudioEngine(AudioSettings())
-    problem = engine.check_output()
-    if problem is not None:
-        engine.close()
-        raise MissingPart(f"{problem} (or run the table silent with --no-audio)")
-    return run.run_table(table, EngineVoice(engine), host=args.host, port=args.port, save_path=path)
+        engine = AudioEngine(AudioSettings())
+        problem = engine.check_output()
+        if problem is not None:
+            engine.close()
+            raise MissingPart(f"{problem} (or run the table silent with --no-audio)")
+        voice = EngineVoice(engine)
+    return run.run_table(
+        table, voice, host=args.host, port=args.port, save_path=path, rate=args.rate_limit
+    )
 
 
 # The commands that load PortAudio, whose own messages (and ALSA's) must not reach the

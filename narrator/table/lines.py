@@ -110,7 +110,6 @@ LINES: dict[str, dict[str, str]] = {
         "it": "Ti svegli con: {role}.",
         "fa": "با این نقش بیدار می‌شوی: {role}.",
     },
-    "team": {"en": "Your side: {team}.", "it": "La tua squadra: {team}.", "fa": "تیم تو: {team}."},
 }
 
 
@@ -130,7 +129,7 @@ def join_names(names: Sequence[str], lang: str) -> str:
 def describe(ruleset: Ruleset, role_id: str, lang: str, chosen: frozenset[str]) -> str:
     """What the card's role does, for the back of the card on the phone."""
     role = ruleset.role(role_id)
-    parts = [line("team", lang, team=ruleset.team_name(role.team, lang))]
+    parts = []  # the side is shown apart, above this text
     if role.note is not None:
         parts.append(role.note.get(lang))
     if role.wakes_with:

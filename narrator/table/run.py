@@ -25,7 +25,7 @@ from aiohttp import web
 
 from narrator.rules import Ruleset
 from narrator.table.errors import TableError
-from narrator.table.server import TableServer
+from narrator.table.server import RateLimit, TableServer
 from narrator.table.state import Table, load_saved
 from narrator.table.voice import Voice
 
@@ -127,11 +127,12 @@ def run_table(
     host: str | None,
     port: int,
     save_path: Path | None,
+    rate: tuple[float, float] = (20.0, 60.0),
     out: TextIO = sys.stdout,
     err: TextIO = sys.stderr,
 ) -> int:
     host_token = table.new_host_token()  # a resumed game gets a new host token
-    server = TableServer(table, voice, save_path)
+    server = TableServer(table, voice, save_path, RateLimit(*rate))
     try:
         asyncio.run(serve(server, choose_host(host, err), port, host_token, out))
     finally:

@@ -96,6 +96,7 @@ class TableServer:
         self.announced: list[str] = []
         self._night_for = 0
         self._sending: set[asyncio.Future[None]] = set()
+        self._push_pending = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ticker: asyncio.Task[None] | None = None
         self.app = web.Application(client_max_size=16 * 1024, middlewares=[self._guard])
@@ -211,11 +212,21 @@ class TableServer:
         elif self._night_for != table.night:
             self._night_for = table.night
             self._play_night(table.night)
-        if self.save_path is not None:
+        del self.announced[:-20]
+        if self.save_path is not None:  # before the answer: an acknowledged vote is saved
             save(table, self.save_path)
+        # Thirty votes in a burst make one push, not thirty: the views go out once the
+        # loop has handled what is already waiting.
+        if not self._push_pending:
+            self._push_pending = True
+            asyncio.get_running_loop().call_soon(self._push)
+
+    def _push(self) -> None:
+        self._push_pending = False
+        shared = self._shared()
         for ws, seat in list(self.sockets.items()):
             if not ws.closed:
-                task = asyncio.ensure_future(self._send(ws, seat))
+                task = asyncio.ensure_future(self._send(ws, self._view_text(shared, seat)))
                 self._sending.add(task)
                 task.add_done_callback(self._sending.discard)
 
@@ -237,19 +248,26 @@ class TableServer:
             self.table.advance()
             self._after()
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        table = self.table
-        view: dict[str, Any] = {"type": "state", "state": table.public()}
-        view["said"] = self.announced[-1] if self.announced else None
-        if seat is None:
-            view["host"] = {**table.host(), "voice_errors": self.voice.errors[-3:]}
-        else:
-            view["me"] = table.private(table.seat(seat))
-        return view
+    def _shared(self) -> str:
+        """The part of every view that is the same for all: built once per push."""
+        said = self.announced[-1] if self.announced else None
+        state = json.dumps(self.table.public(), ensure_ascii=False)
+        return (
+            f'{{"type": "state", "state": {state}, "said": {json.dumps(said, ensure_ascii=False)}'
+        )
 
-    async def _send(self, ws: web.WebSocketResponse, seat: int | None) -> None:
+    def _view_text(self, shared: str, seat: int | None) -> str:
+        """One WebSocket's message: the shared part, then the phone's own (or the host's)."""
+        table = self.table
+        if seat is None:
+            own = {**table.host(), "voice_errors": self.voice.errors[-3:]}
+            return f'{shared}, "host": {json.dumps(own, ensure_ascii=False)}}}'
+        own = table.private(table.seat(seat))
+        return f'{shared}, "me": {json.dumps(own, ensure_ascii=False)}}}'
+
+    async def _send(self, ws: web.WebSocketResponse, text: str) -> None:
         try:
-            await ws.send_str(json.dumps(self.view(seat), ensure_ascii=False))
+            await ws.send_str(text)
         except (ConnectionError, RuntimeError):
             self.sockets.pop(ws, None)
 
@@ -320,7 +338,7 @@ class TableServer:
         await ws.prepare(request)
         self.sockets[ws] = seat
         try:
-            await self._send(ws, seat)
+            await self._send(ws, self._view_text(self._shared(), seat))
             async for msg in ws:  # the phones only listen; anything they send is ignored
                 if msg.type == WSMsgType.ERROR:
                     break

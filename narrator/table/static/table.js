@@ -121,6 +121,7 @@ function render() {
   const night = phase === "night";
   document.body.classList.toggle("night", night);
   document.body.classList.toggle("ghost", !me.alive && !night);
+  document.body.classList.toggle("voting", VOTING.includes(phase));
   $("who").textContent = t("seat") + " " + me.seat + " · " + me.name;
   $("title").textContent = t(phase === "lobby" ? "lobby" : phase);
   let hint = t(phase + "Hint");
