@@ -12,8 +12,11 @@ import argparse
 import json
 import math
 import os
+import random
+import secrets
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -29,7 +32,9 @@ from narrator.rules import (
     recommended,
 )
 from narrator.rules.catalog import Catalog
+from narrator.rules.draw import random_deck, tokens_needed
 from narrator.rules.errors import one_line
+from narrator.rules.selection import parse_options
 from narrator.script import Plan, Script, build_script, script_to_dict
 from narrator.script.render_text import render_text
 
@@ -80,6 +85,22 @@ def _game_options(parser: argparse.ArgumentParser) -> None:
         help="scale every silence of the night (1 = as written; 0.1 to 10)",
     )
     parser.add_argument(
+        "--box", help="with no --roles: the recommended deck of this box (see: narrator roles)"
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME[=VALUE]",
+        help="a ruleset option, as in terse or lone_wolf=off or role_timer=20 (repeatable)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=_between(int, 0, 2**63 - 1),
+        metavar="N",
+        help="what random choices are drawn from (same seed, same night); default: a fresh one",
+    )
+    parser.add_argument(
         "--wake-gap",
         type=float,
         default=1.0,
@@ -116,6 +137,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("setup", help="the recommended deck for a number of players")
     p.add_argument("ruleset")
     p.add_argument("--players", type=int, required=True, metavar="N")
+    p.add_argument("--box", help="the recommended deck of this box")
+    p.add_argument(
+        "--random",
+        metavar="BOX,...",
+        help="a random deck drawn only from these boxes ('all' for every box)",
+    )
+    p.add_argument("--seed", type=_between(int, 0, 2**63 - 1), metavar="N")
     _fmt(p)
     p = sub.add_parser("script", help="show the script of a night or a day")
     _game_options(p)
@@ -244,7 +272,13 @@ def cmd_roles(args: argparse.Namespace, catalog: Catalog) -> int:
 
 def cmd_setup(args: argparse.Namespace, catalog: Catalog) -> int:
     ruleset = catalog.get(args.ruleset)
-    roles, discard = recommended(ruleset, args.players)
+    if args.random is not None:
+        boxes = tuple(b.strip() for b in args.random.split(",") if b.strip() not in ("", "all"))
+        seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+        roles, discard = random_deck(ruleset, args.players, boxes, random.Random(seed)), 0
+    else:
+        roles, discard = recommended(ruleset, args.players, args.box)
+    tokens = tokens_needed(ruleset, roles)
     if args.format == "json":
         _print_json(
             {
@@ -252,6 +286,7 @@ def cmd_setup(args: argparse.Namespace, catalog: Catalog) -> int:
                 "players": args.players,
                 "roles": dict(roles),
                 "discard": discard,
+                "tokens": dict(tokens),
             }
         )
         return EXIT_OK
@@ -260,6 +295,9 @@ def cmd_setup(args: argparse.Namespace, catalog: Catalog) -> int:
         print(f"  {count} x {ruleset.role(role_id).name.get('en')} ({role_id})")
     if discard:
         print(f"then remove {discard} card(s) at random, unseen")
+    names = {t.id: t.name.get("en") for t in ruleset.tokens}
+    if tokens:
+        print("tokens: " + ", ".join(f"{n} x {names[t]}" for t, n in tokens))
     return EXIT_OK
 
 
@@ -268,7 +306,7 @@ def script_from_args(args: argparse.Namespace, catalog: Catalog) -> tuple[Rulese
     if args.roles is not None:
         roles = parse_roles(args.roles, ruleset)
     else:
-        roles, _ = recommended(ruleset, args.players)
+        roles, _ = recommended(ruleset, args.players, args.box)
     plan = Plan(
         players=args.players,
         roles=roles,
@@ -277,8 +315,14 @@ def script_from_args(args: argparse.Namespace, catalog: Catalog) -> tuple[Rulese
         phase=args.phase,
         pace=args.pace,
         wake_gap=args.wake_gap,
+        options=parse_options(args.option, ruleset),
+        seed=args.seed,
     )
-    return ruleset, build_script(ruleset, plan)
+    script = build_script(ruleset, plan)
+    if script.choices and args.seed is None:
+        # Random choices to make and no seed given: a fresh night, its seed shown.
+        script = build_script(ruleset, replace(plan, seed=secrets.randbelow(2**31)))
+    return ruleset, script
 
 
 def cmd_script(args: argparse.Namespace, catalog: Catalog) -> int:

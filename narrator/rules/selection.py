@@ -53,17 +53,33 @@ def parse_roles(spec: str, ruleset: Ruleset) -> Roles:
     return tuple(counts.items())
 
 
-def recommended(ruleset: Ruleset, players: int) -> tuple[Roles, int]:
-    """The recommended deck for `players` and how many cards to discard unseen."""
+def recommended(ruleset: Ruleset, players: int, box: str | None = None) -> tuple[Roles, int]:
+    """The recommended deck for `players` (of `box`, if given) and the unseen discard."""
     check_players(ruleset, players)
+    if box is not None:
+        check_known(ruleset.id, "box", box, tuple(b for b, _ in ruleset.boxes))
     for deck in ruleset.setup.decks:
+        if box is not None and deck.box != box:
+            continue
         if deck.min_players <= players <= deck.max_players:
             counts = build_deck(ruleset, deck, players)
             ordered = tuple((r, counts[r]) for r in ruleset.role_ids if r in counts)
             return ordered, deck.discard
+    which = f" from the box '{box}'" if box else ""
     raise SelectionError(
-        f"'{ruleset.id}' recommends no deck for {players} players; choose the roles with --roles"
+        f"'{ruleset.id}' recommends no deck{which} for {players} players; "
+        "choose the roles with --roles"
     )
+
+
+def check_known(ruleset_id: str, kind: str, name: str, known: tuple[str, ...]) -> None:
+    """SelectionError if `name` (a box, an option) is not one of `known`."""
+    if name in known:
+        return
+    hint = did_you_mean(name, known) or (
+        f"; choose from {', '.join(known)}" if known else f"; it has no {kind}s"
+    )
+    raise SelectionError(f"'{ruleset_id}' has no {kind} '{name}'{hint}")
 
 
 def check_players(ruleset: Ruleset, players: int) -> None:
@@ -123,3 +139,37 @@ def check_selection(ruleset: Ruleset, players: int, roles: Roles) -> Report:
         if role_id not in counts:
             errors.append(f"{names[role_id]} is required in every game; add it")
     return Report(tuple(errors), tuple(warnings))
+
+
+_ON = {"on": 1.0, "yes": 1.0, "true": 1.0, "1": 1.0, "off": 0.0, "no": 0.0, "false": 0.0, "0": 0.0}
+
+
+def parse_options(
+    specs: list[str] | tuple[str, ...], ruleset: Ruleset
+) -> tuple[tuple[str, float], ...]:
+    """`["terse", "lone_wolf=off", "role_timer=20"]` -> (("terse", 1.0), ...)."""
+    ids = tuple(o.id for o in ruleset.options)
+    out: dict[str, float] = {}
+    for spec in specs:
+        name, has_value, text = spec.partition("=")
+        option_id = name.strip().lower().replace("-", "_")
+        check_known(ruleset.id, "option", option_id, ids)
+        option = ruleset.option(option_id)
+        text = text.strip().lower()
+        if option.kind == "flag":
+            if has_value and text not in _ON:
+                raise SelectionError(
+                    f"--option {spec}: {option_id} is on or off, as in {option_id}=off"
+                )
+            out[option_id] = _ON[text] if has_value else 1.0
+            continue
+        try:
+            value = float(text)
+        except ValueError:
+            raise SelectionError(
+                f"--option {spec}: {option_id} takes a number of seconds, as in {option_id}=20"
+            ) from None
+        if not 0 <= value <= 600:
+            raise SelectionError(f"--option {spec}: choose 0 to 600 seconds")
+        out[option_id] = value
+    return tuple(out.items())

@@ -19,6 +19,7 @@ from narrator.rules import (
 )
 from narrator.rules.errors import did_you_mean
 from narrator.rules.model import Call, Condition, Countdown, StepSpec, Text, Timed, Turn
+from narrator.rules.selection import check_known
 from narrator.script.model import (
     Choice,
     Cue,
@@ -110,11 +111,7 @@ def _check_plan(ruleset: Ruleset, plan: Plan) -> None:
             raise SelectionError(f"action time {seconds:g}s for '{role_id}': choose 0 to 600")
     ids = tuple(o.id for o in ruleset.options)
     for option_id, value in plan.options:
-        if option_id not in ids:
-            known = f"; its options are {', '.join(ids)}" if ids else "; it has no options"
-            raise SelectionError(
-                f"'{ruleset.id}' has no option '{option_id}'{did_you_mean(option_id, ids)}{known}"
-            )
+        check_known(ruleset.id, "option", option_id, ids)
         option = ruleset.option(option_id)
         if option.kind == "flag" and value not in (0.0, 1.0):
             raise SelectionError(f"option '{option_id}' is on or off (1 or 0), not {value:g}")
