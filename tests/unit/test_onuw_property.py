@@ -1,0 +1,188 @@
+"""Properties of One Night's nights over hundreds of random decks from every box.
+
+The 5.0 wake order below is transcribed from shared/ONUW_ORDER.md independently of
+the ruleset: whatever the deck, the first call of each role follows it, every role
+that wakes is called (in the centre or not), every `*` role chosen with the
+Doppelganger gets her follow-up right after its turn, and the night exists, the same
+shape, in every language.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from narrator.rules import Ruleset, SelectionError, check_selection
+from narrator.rules.draw import random_deck
+from narrator.script import Plan, Say, Script, build_script
+from tests.unit.helpers import calls, ruleset
+
+SHEET = [
+    "oracle",
+    "copycat",
+    "doppelganger",
+    "vampire",
+    "the_count",
+    "renfield",
+    "diseased",
+    "cupid",
+    "instigator",
+    "priest",
+    "assassin",
+    "apprentice_assassin",
+    "sentinel",
+    "alien",
+    "cow",
+    "groob",
+    "body_snatcher",
+    "werewolf",
+    "alpha_wolf",
+    "mystic_wolf",
+    "minion",
+    "apprentice_tanner",
+    "leader",
+    "mason",
+    "thing",
+    "seer",
+    "apprentice_seer",
+    "paranormal_investigator",
+    "marksman",
+    "nostradamus",
+    "psychic",
+    "robber",
+    "witch",
+    "pickpocket",
+    "troublemaker",
+    "village_idiot",
+    "aura_seer",
+    "gremlin",
+    "rascal",
+    "drunk",
+    "insomniac",
+    "squire",
+    "beholder",
+    "revealer",
+    "exposer",
+    "empath",
+    "curator",
+    "blob",
+    "mortician",
+]
+STARRED = [
+    "the_count",
+    "renfield",
+    "priest",
+    "assassin",
+    "apprentice_assassin",
+    "apprentice_tanner",
+    "marksman",
+    "aura_seer",
+    "gremlin",
+    "insomniac",
+    "squire",
+    "beholder",
+    "revealer",
+    "curator",
+]
+GROUPS = {  # woken with the group's call
+    "vampire": {"the_master", "the_count"},
+    "alien": {"synthetic_alien", "groob", "zerb", "body_snatcher"},
+    "werewolf": {"alpha_wolf", "mystic_wolf", "dream_wolf"},
+}
+BOXES = ("base", "daybreak", "vampire", "alien", "bonus")
+OPTIONS = ("lone_wolf", "move_card", "terse", "verbose_doppelganger")
+
+
+@cache
+def onuw() -> Ruleset:
+    return ruleset("onuw")
+
+
+def expected_calls(chosen: set[str]) -> set[str]:
+    wakers = set(SHEET) - {"groob"}
+    out = chosen & wakers
+    out |= {lead for lead, members in GROUPS.items() if chosen & members}
+    if {"groob", "zerb"} <= chosen:
+        out.add("groob")
+    return out
+
+
+@st.composite
+def games(draw: st.DrawFn) -> tuple[int, tuple[tuple[str, int], ...], Plan]:
+    boxes = tuple(b for b in BOXES if draw(st.booleans())) or ("base",)
+    players = draw(st.integers(3, 10))
+    seed = draw(st.integers(0, 2**32))
+    try:
+        deck = random_deck(onuw(), players, boxes, random.Random(seed))
+    except SelectionError:
+        assume(False)
+        raise
+    counts = dict(deck)
+    if draw(st.booleans()) and "doppelganger" not in counts:
+        # The Doppelganger takes the place of a card nothing else needs.
+        spare = sorted(r for r in counts if r not in STARRED and r not in GROUPS)
+        assume(spare)
+        out = draw(st.sampled_from(spare))
+        counts[out] -= 1
+        counts = {r: n for r, n in counts.items() if n} | {"doppelganger": 1}
+        deck = tuple((r, counts[r]) for r in onuw().role_ids if r in counts)
+        assume(check_selection(onuw(), players, deck).ok)
+    options = tuple((o, float(draw(st.booleans()))) for o in OPTIONS)
+    plan = Plan(players=players, roles=deck, seed=draw(st.integers(0, 10**6)), options=options)
+    return players, deck, plan
+
+
+def first_calls(script: Script) -> list[str]:
+    seen: list[str] = []
+    for role in calls(script):
+        if role not in seen:
+            seen.append(role)
+    return seen
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(games())
+def test_random_decks_follow_the_sheet_and_give_every_follow_up(
+    game: tuple[int, tuple[tuple[str, int], ...], Plan],
+) -> None:
+    _, deck, plan = game
+    night = build_script(onuw(), plan)
+    chosen = {r for r, _ in deck}
+    order = first_calls(night)
+    # The order of first calls is the sheet's.
+    assert order == sorted(order, key=SHEET.index)
+    # Every role that wakes is called, in the centre or not; no other is.
+    assert set(order) == expected_calls(chosen)
+    # Every starred role chosen with the Doppelganger: her follow-up right after it.
+    if "doppelganger" in chosen:
+        steps = night.steps
+        for role in STARRED:
+            if role not in chosen:
+                continue
+            last = max(i for i, s in enumerate(steps) if s.role == role)
+            after = [s for s in steps[last + 1 :] if isinstance(s, Say)]
+            assert after[0].role == "doppelganger", role
+    # The same night exists in every language, step for step.
+    shape = [(s.kind, s.role) for s in night.steps]
+    for lang in ("it", "fa"):
+        other = build_script(onuw(), Plan(**{**_fields(plan), "lang": lang}))
+        assert [(s.kind, s.role) for s in other.steps] == shape
+        for mine, theirs in zip(night.steps, other.steps, strict=True):
+            if isinstance(mine, Say) and isinstance(theirs, Say):
+                assert theirs.text and "{" not in theirs.text
+                assert theirs.text != mine.text
+        assert [c.index for c in other.choices] == [c.index for c in night.choices]
+
+
+def _fields(plan: Plan) -> dict[str, object]:
+    return {name: getattr(plan, name) for name in Plan.__dataclass_fields__}
+
+
+def test_the_sheet_lists_every_role_that_wakes_in_the_ruleset() -> None:
+    rs = onuw()
+    wakers = {r.id for r in rs.roles if r.turns and r.id != "groob"}
+    assert wakers == set(SHEET) - {"groob"}
+    assert {r.box for r in rs.roles} == set(BOXES)
