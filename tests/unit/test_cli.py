@@ -101,6 +101,7 @@ def test_setup_json(capsys: pytest.CaptureFixture[str]) -> None:
         "players": 4,
         "roles": {"werewolf": 2, "seer": 1, "robber": 1, "troublemaker": 1, "villager": 2},
         "discard": 0,
+        "tokens": {},
     }
 
 
