@@ -249,6 +249,7 @@ def test_cli_setup_for_seven_players_reports_the_discard(
         "players": 7,
         "roles": {"werewolf": 2, "seer": 1, "villager": 5},
         "discard": 1,
+        "tokens": {},
     }
 
 

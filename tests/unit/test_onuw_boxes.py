@@ -11,19 +11,7 @@ import pytest
 
 from narrator.script import script_to_dict
 from tests.unit.helpers import calls, script, seq, turn
-
-OPEN = [("say", None, "Everyone, close your eyes."), ("pause", None, 3.0)]
-CLOSE = [
-    (
-        "say",
-        None,
-        "Whoever sits closest to the cards: with your eyes still closed, nudge every card a "
-        "little, so nobody can tell which ones were moved.",
-    ),
-    ("pause", None, 6.0),
-    ("say", None, "Everyone, wake up and open your eyes!"),
-]
-GAP = ("pause", None, 1.0)
+from tests.unit.test_onuw import CLOSE, GAP, OPEN
 
 
 def named(role: str, name: str, *lines: str, close: str | None = None) -> list[tuple]:
