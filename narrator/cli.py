@@ -26,6 +26,8 @@ from narrator.rules import (
     NarratorError,
     Ruleset,
     RulesetError,
+    dealing,
+    describe_dealing,
     load_catalog,
     load_ruleset,
     parse_roles,
@@ -242,6 +244,18 @@ def _wakes(ruleset: Ruleset, role_id: str) -> str:
     return ", ".join(str(t.order) for t in role.turns)
 
 
+def _nights_text(nights: tuple[int | None, int | None]) -> str:
+    """(1, 1) -> "first night only"; (2, None) -> "from night 2"; and so on."""
+    first, last = nights
+    if first is None:
+        return "never"
+    if last is None:
+        return "every night" if first == 1 else f"from night {first}"
+    if first == last:
+        return "first night only" if first == 1 else f"night {first} only"
+    return f"nights {first} to {last}"
+
+
 def cmd_roles(args: argparse.Namespace, catalog: Catalog) -> int:
     ruleset = catalog.get(args.ruleset)
     rows: list[dict[str, Any]] = [
@@ -252,6 +266,8 @@ def cmd_roles(args: argparse.Namespace, catalog: Catalog) -> int:
             "max": r.max_count,
             "wakes": _wakes(ruleset, r.id),
             "box": r.box or None,
+            "from_night": ruleset.role_nights(r.id)[0],
+            "until_night": ruleset.role_nights(r.id)[1],
         }
         for r in ruleset.roles
     ]
@@ -264,8 +280,10 @@ def cmd_roles(args: argparse.Namespace, catalog: Catalog) -> int:
             continue
         print(f"{team_name.get('en')}:")
         for row in members:
+            nights = _nights_text((row["from_night"], row["until_night"]))
             print(
-                f"  {row['id']:<16} {row['name']['en']:<22} max {row['max']}  wakes: {row['wakes']}"
+                f"  {row['id']:<16} {row['name']['en']:<22} max {row['max']}  "
+                f"wakes: {nights} ({row['wakes']})"
             )
     return EXIT_OK
 
@@ -279,22 +297,25 @@ def cmd_setup(args: argparse.Namespace, catalog: Catalog) -> int:
     else:
         roles, discard = recommended(ruleset, args.players, args.box)
     tokens = tokens_needed(ruleset, roles)
+    deal = dealing(ruleset, args.players, roles)
     if args.format == "json":
-        _print_json(
-            {
-                "ruleset": ruleset.id,
-                "players": args.players,
-                "roles": dict(roles),
-                "discard": discard,
-                "tokens": dict(tokens),
-            }
-        )
+        out: dict[str, Any] = {
+            "ruleset": ruleset.id,
+            "players": args.players,
+            "roles": dict(roles),
+            "discard": discard,
+            "dealt": deal.dealt,
+            "aside": deal.aside,
+            "tokens": dict(tokens),
+        }
+        if deal.discard_from:
+            out["discard_from"] = list(deal.discard_from)
+        _print_json(out)
         return EXIT_OK
     print(f"{ruleset.name.get('en')}, {args.players} players: {sum(n for _, n in roles)} cards")
     for role_id, count in roles:
         print(f"  {count} x {ruleset.role(role_id).name.get('en')} ({role_id})")
-    if discard:
-        print(f"then remove {discard} card(s) at random, unseen")
+    print(describe_dealing(ruleset, deal, roles))
     names = {t.id: t.name.get("en") for t in ruleset.tokens}
     if tokens:
         print("tokens: " + ", ".join(f"{n} x {names[t]}" for t, n in tokens))

@@ -15,10 +15,19 @@ from narrator.rules.errors import (
 )
 from narrator.rules.loader import build_deck, load_ruleset, parse_ruleset
 from narrator.rules.model import Role, Ruleset, Text
-from narrator.rules.selection import Report, check_selection, parse_roles, recommended
+from narrator.rules.selection import (
+    Dealing,
+    Report,
+    check_selection,
+    dealing,
+    describe_dealing,
+    parse_roles,
+    recommended,
+)
 
 __all__ = [
     "Catalog",
+    "Dealing",
     "MissingPart",
     "NarratorError",
     "Report",
@@ -30,6 +39,8 @@ __all__ = [
     "UnknownRuleset",
     "build_deck",
     "check_selection",
+    "dealing",
+    "describe_dealing",
     "get_ruleset",
     "load_catalog",
     "load_ruleset",

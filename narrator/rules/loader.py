@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -27,6 +28,7 @@ from narrator.rules.model import (
     Need,
     Night,
     Order,
+    Requirement,
     Role,
     Rounds,
     Ruleset,
@@ -112,6 +114,7 @@ class _Reader(MechanismsMixin):
         self.option_ids: tuple[str, ...] = ()
         self.role_orders: dict[str, Order] = {}
         self.templates: dict[str, Text] = {}  # night wake/close lines with {name}
+        self.team_roles: dict[str, tuple[str, ...]] = {}
 
     def fields(self, data: Any, what: str, line: int = 0) -> Fields:
         return Fields(data, self.path, what, line)
@@ -239,8 +242,34 @@ class _Reader(MechanismsMixin):
         else:
             text = self.text(f.raw(kind), f"'{kind}' of a step of {what}", f.line_of(kind))
             step = StepSpec(cast(Literal["say", "wait"], kind), when, text=text)
+        if kind == "wait":
+            step = self._wait_extras(f, step, what)
         f.done()
         return step
+
+    def _wait_extras(self, f: Fields, step: StepSpec, what: str) -> StepSpec:
+        """`spoken: true` and `branch` + `branch_to`, which only a wait may have."""
+        spoken = f.get("spoken", bool, False)
+        branch = (
+            self.text(f.raw("branch"), f"'branch' of a step of {what}", f.line_of("branch"))
+            if f.has("branch")
+            else None
+        )
+        target = f.get("branch_to", str) if f.has("branch_to") else None
+        if (branch is None) != (target is None):
+            raise f.error(
+                "branch" if branch is None else "branch_to",
+                "a wait with a branch needs both 'branch' (what the button says) "
+                "and 'branch_to' (where it goes: closing)",
+            )
+        if target is not None and target != "closing":
+            raise f.error("branch_to", f"'branch_to' is '{target}'; the only target is: closing")
+        return replace(
+            step,
+            spoken=spoken,
+            branch=branch,
+            branch_to=cast(Literal["closing"] | None, target),
+        )
 
     def steps(self, f: Fields, key: str, what: str) -> tuple[StepSpec, ...]:
         return f.listed(key, lambda v, ln: self.step(v, ln, f"{what} {key}"))
@@ -352,6 +381,7 @@ class _Reader(MechanismsMixin):
             required=self.known(f, "required", f.ids("required")),
             decks=f.listed("decks", self.deck),
             random_needs_any=self.known(f, "random_needs_any", f.ids("random_needs_any")),
+            must_contain=f.listed("must_contain", self.requirement),
         )
         for deck in setup.decks:
             # Also bounds the cross-check, which builds each deck for each count.
@@ -364,6 +394,32 @@ class _Reader(MechanismsMixin):
                 )
         f.done()
         return setup
+
+    def requirement(self, value: Any, line: int) -> Requirement:
+        """`{team: mafia}` or `{any_of: [princess]}`, with `because` and a `level`."""
+        f = self.fields(value, "a 'must_contain' rule", line)
+        level = f.get("level", str, "error")
+        if level not in ("error", "warning"):
+            raise f.error("level", f"'level' must be error or warning, not '{level}'")
+        team = f.get("team", str) if f.has("team") else None
+        any_of = self.known(f, "any_of", f.ids("any_of"))
+        if (team is None) == (not any_of):
+            raise f.error(None, "a 'must_contain' rule names either a 'team' or 'any_of' roles")
+        if team is not None:
+            if team not in self.team_ids:
+                raise f.error(
+                    "team",
+                    f"'team' is '{team}', which is not under 'teams'"
+                    f"{did_you_mean(team, self.team_ids)}",
+                )
+            any_of = self.team_roles.get(team, ())
+            if not any_of:
+                raise f.error("team", f"no role is on team '{team}'")
+        because = self.text(
+            f.required("because"), "'because' of a must_contain rule", f.line_of("because")
+        )
+        f.done()
+        return Requirement(any_of, cast(Literal["error", "warning"], level), because, team)
 
     def need(self, value: Any, line: int) -> Need:
         f = self.fields(value, "a 'needs' rule", line)
@@ -398,7 +454,13 @@ class _Reader(MechanismsMixin):
         base = tuple((str(k), rf.whole(str(k), low=1)) for k in list(rf.data))
         self.known(rf, "roles", tuple(k for k, _ in base))
         adds = self.known(f, "add_in_order", f.ids("add_in_order"))
-        deck = Deck(low, high, base, adds, f.whole("discard", 0), f.line, box=self.box(f))
+        discard = f.whole("discard", 0)
+        discard_from = self.known(f, "discard_from", f.ids("discard_from"))
+        if discard_from and not discard:
+            raise f.error("discard_from", "'discard_from' needs 'discard': how many to remove")
+        deck = Deck(
+            low, high, base, adds, discard, f.line, box=self.box(f), discard_from=discard_from
+        )
         f.done()
         return deck
 
@@ -412,6 +474,9 @@ class _Reader(MechanismsMixin):
             start=self.call(f, "start", what),
             warnings=f.listed("warnings", lambda v, ln: self.warning(v, ln, what)),
             end=self.call(f, "end", what),
+            first_day_seconds=f.number("first_day_seconds", low=1)
+            if f.has("first_day_seconds")
+            else None,
         )
         f.done()
         return timed
@@ -443,11 +508,7 @@ class _Reader(MechanismsMixin):
             ballot=self.countdown(f.required("ballot"), f.line_of("ballot")),
             result=self.text(f.required("result"), "'result' of the vote", f.line_of("result")),
             accusation=self.call(f, "accusation", "the vote"),
-            accusation_wait=self.text(
-                f.raw("accusation_wait"), "'accusation_wait'", f.line_of("accusation_wait")
-            )
-            if f.has("accusation_wait")
-            else None,
+            accusation_wait=self.accusation_wait(f),
             defence=self.timed(f.raw("defence"), "'defence'", f.line_of("defence"))
             if f.has("defence")
             else None,
@@ -456,6 +517,16 @@ class _Reader(MechanismsMixin):
             raise f.error(None, "an accusation_ballot vote needs 'accusation' and 'defence'")
         f.done()
         return vote
+
+    def accusation_wait(self, f: Fields) -> tuple[StepSpec, ...]:
+        """A text (one wait, as before) or a list of steps, like a day's opening."""
+        value = f.raw("accusation_wait")
+        if value is None:
+            return ()
+        if isinstance(value, list):
+            return self.steps(f, "accusation_wait", "the vote")
+        text = self.text(value, "'accusation_wait'", f.line_of("accusation_wait"))
+        return (StepSpec("wait", text=text),)
 
     def day(self, value: Any, line: int) -> Day:
         f = self.fields(value, "'day'", line)
@@ -543,6 +614,11 @@ class _Reader(MechanismsMixin):
             (str(k), self.text(v, f"team '{k}'", tf.line_of(str(k)))) for k, v in tf.data.items()
         )
         self.team_ids = tuple(t for t, _ in teams)
+        if isinstance(raw_roles, list):
+            for item in raw_roles:
+                if isinstance(item, dict) and "id" in item and "team" in item:
+                    members = self.team_roles.setdefault(str(item["team"]), ())
+                    self.team_roles[str(item["team"])] = (*members, str(item["id"]))
         default_time = f.number("action_time", 10.0)
         night = self.night(f.raw("night", {}), f.line_of("night"), default_time)
         roles = f.listed("roles", lambda v, ln: self.role(v, ln, default_time))

@@ -198,6 +198,12 @@ class StepSpec:
     text: Text | None = None  # say, wait
     seconds: float = 0.0  # pause
     sound: str = ""  # cue
+    # A wait the table must hear (eyes closed): its text is spoken as it begins.
+    spoken: bool = False
+    # A wait may offer a way round what follows: `branch` is what the button says,
+    # `branch_to` the part of the day it jumps to ("closing": night falls at once).
+    branch: Text | None = None
+    branch_to: Literal["closing"] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +221,7 @@ class Timed:
     start: Call = ()
     warnings: tuple[Warning, ...] = ()
     end: Call = ()
+    first_day_seconds: float | None = None  # a shorter (or longer) first day
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +241,9 @@ class Vote:
     ballot: Countdown
     result: Text  # what the table does after the signal (shown while waiting)
     accusation: Call = ()
-    accusation_wait: Text | None = None
+    # What happens between the accusation and the defence (the table counts the
+    # accusations); empty: one wait showing the tie rule.
+    accusation_wait: tuple[StepSpec, ...] = ()
     defence: Timed | None = None
 
 
@@ -278,11 +287,28 @@ class Need:
 
 
 @dataclass(frozen=True, slots=True)
+class Requirement:
+    """Every deck must hold one of `any_of` (a side's indispensable role).
+
+    `what` names them in the ruleset's own words (a team, or the roles), and
+    `because` says why the game cannot do without them; a `warning` only warns
+    (One Night: the werewolves may all lie in the centre).
+    """
+
+    any_of: tuple[str, ...]
+    level: Literal["error", "warning"]
+    because: Text
+    team: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Deck:
     """A recommended deck for a range of player counts.
 
     The deck is `base`, then ids from `add_in_order` one at a time until it holds
-    players + extra cards + `discard`; `discard` cards are then removed unseen.
+    players + extra cards + `discard`; `discard` cards are then removed unseen,
+    taken only from `discard_from` when that is set (Secret Moon with 5 players:
+    the Priestess or a Guard, never the Princess or the Minister).
     """
 
     min_players: int
@@ -292,6 +318,7 @@ class Deck:
     discard: int = 0
     line: int = 0
     box: str = ""  # recommended for tables that own this box (and the ones before it)
+    discard_from: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,6 +334,7 @@ class Setup:
     decks: tuple[Deck, ...] = ()
     # A random deck must hold at least one of these (a game needs someone to hunt).
     random_needs_any: tuple[str, ...] = ()
+    must_contain: tuple[Requirement, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,6 +370,34 @@ class Ruleset:
             if option.id == option_id:
                 return option
         raise KeyError(option_id)
+
+    def role_nights(self, role_id: str) -> tuple[int | None, int | None]:
+        """The first and last night the role is called: (1, 1) first night only,
+        (2, None) from the second night on, (None, None) never.
+
+        A role that wakes with another (the Pack Leader with the werewolves) has
+        that role's nights; conditions on the chosen roles are not counted.
+        """
+        role = self.role(role_id)
+        if role.wakes_with is not None:
+            role = self.role(role.wakes_with)
+        main = [t.when for t in role.turns if t.main and not t.when.never]
+        if not main:
+            return None, None
+        firsts: list[int] = []
+        lasts: list[int | None] = []
+        for when in main:
+            first = max(min(when.nights, default=1), when.from_night or 1)
+            ends = [n for n in (max(when.nights, default=None), when.until_night) if n]
+            last = min(ends) if ends else None
+            if last is not None and last < first:
+                continue
+            firsts.append(first)
+            lasts.append(last)
+        if not firsts:
+            return None, None
+        until = None if None in lasts else max(n for n in lasts if n is not None)
+        return min(firsts), until
 
     def team_name(self, team: str, lang: str) -> str:
         for team_id, name in self.teams:

@@ -138,6 +138,16 @@ def check_selection(ruleset: Ruleset, players: int, roles: Roles) -> Report:
     for role_id in setup.required:
         if role_id not in counts:
             errors.append(f"{names[role_id]} is required in every game; add it")
+    for rule in setup.must_contain:
+        if any(counts.get(r, 0) for r in rule.any_of):
+            continue
+        members = " or ".join(names[r] for r in rule.any_of)
+        if rule.team is not None:
+            what = f"card of the {ruleset.team_name(rule.team, 'en')} ({members})"
+        else:
+            what = members
+        text = f"The deck has no {what}: {rule.because.get('en')}"
+        (errors if rule.level == "error" else warnings).append(text)
     return Report(tuple(errors), tuple(warnings))
 
 
@@ -173,3 +183,59 @@ def parse_options(
             raise SelectionError(f"--option {spec}: choose 0 to 600 seconds")
         out[option_id] = value
     return tuple(out.items())
+
+
+@dataclass(frozen=True, slots=True)
+class Dealing:
+    """How the chosen cards reach the players.
+
+    `discard` cards are first removed at random, unseen -- only from among
+    `discard_from` when that is set (empty: any card may go) -- then one card goes
+    to each player and the `aside` others stay face down in the centre.
+    """
+
+    cards: int
+    discard: int
+    discard_from: tuple[str, ...]
+    dealt: int
+    aside: int
+
+
+def dealing(ruleset: Ruleset, players: int, roles: Roles) -> Dealing:
+    """The dealing of a valid choice of `roles` for `players`."""
+    cards = sum(n for _, n in roles)
+    deck = next((d for d in ruleset.setup.decks if d.min_players <= players <= d.max_players), None)
+    discard = 0
+    if deck is not None and deck.discard:
+        # The deck's removal applies to a deck as full as the recommended one
+        # (Secret Moon with 5 players: all 8 cards, then one goes); a table that
+        # already left cards out removes only what is over the limit.
+        full = sum(build_deck(ruleset, deck, players).values())
+        most = players + ruleset.setup.extra_max
+        discard = deck.discard if cards >= full else min(deck.discard, max(0, cards - most))
+    chosen = dict(roles)
+    pool = tuple(r for r in deck.discard_from if chosen.get(r)) if deck and discard else ()
+    return Dealing(cards, discard, pool, players, cards - discard - players)
+
+
+def describe_dealing(ruleset: Ruleset, deal: Dealing, roles: Roles) -> str:
+    """The dealing in one sentence, as `narrator setup` and the app say it."""
+    counts = dict(roles)
+    parts = []
+    if deal.discard:
+        if deal.discard_from:
+            pool = sum(counts[r] for r in deal.discard_from)
+            names = ", ".join(
+                (f"{counts[r]} × " if counts[r] > 1 else "") + ruleset.role(r).name.get("en")
+                for r in deal.discard_from
+            )
+            source = f"from these {pool} cards only: {names}"
+        else:
+            source = f"from all {deal.cards} cards"
+        plural = "s" if deal.discard > 1 else ""
+        parts.append(f"Remove {deal.discard} card{plural} at random, unseen, {source}.")
+    dealt = f"Deal {deal.dealt}, one to each player"
+    if deal.aside:
+        dealt += f", and set {deal.aside} aside face down in the centre"
+    parts.append(dealt + ".")
+    return " ".join(parts)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from narrator.rules import (
     Ruleset,
@@ -34,6 +34,8 @@ from narrator.script.model import (
 )
 
 _PLACEHOLDER = re.compile(r"\{(night|players|round|turn)\}")
+# Where a wait's branch may go, as a placeholder index until the day is built.
+_BRANCH_TARGETS = {"closing": -1}
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +172,13 @@ class _Context:
             if spec.kind == "say" and spec.text is not None:
                 out.append(Say(self.words(spec.text), None, self.round, self.turn))
             elif spec.kind == "wait" and spec.text is not None:
-                out.append(Wait(self.words(spec.text), None, self.round, self.turn))
+                text = self.words(spec.text)
+                if spec.spoken:  # the table may have its eyes closed: say it first
+                    out.append(Say(text, None, self.round, self.turn))
+                branch = self.words(spec.branch) if spec.branch is not None else None
+                # `branch_to` is resolved to a step index once the script is whole.
+                to = _BRANCH_TARGETS.get(spec.branch_to or "")
+                out.append(Wait(text, None, self.round, self.turn, branch=branch, branch_to=to))
             elif spec.kind == "pause":
                 out.append(Pause(self.paced(spec.seconds), None, self.round, self.turn))
             elif spec.kind == "cue":
@@ -269,6 +277,8 @@ class _Context:
 
     def timer(self, timed: Timed, seconds: float | None = None) -> list[Step]:
         steps = self.say(timed.start, None)
+        if seconds is None and self.plan.night == 1 and timed.first_day_seconds is not None:
+            seconds = timed.first_day_seconds
         length = seconds if seconds is not None else timed.seconds
         warnings = tuple(
             TimerWarning(w.at, self.words(w.text)) for w in timed.warnings if w.at < length
@@ -296,13 +306,19 @@ class _Context:
         if vote is not None:
             if vote.style == "accusation_ballot" and vote.defence is not None:
                 steps += self.say(vote.accusation, None)
-                wait = vote.accusation_wait or vote.tie_rule
-                steps.append(Wait(self.words(wait), None))
+                if vote.accusation_wait:
+                    steps += self.spec(vote.accusation_wait)
+                else:
+                    steps.append(Wait(self.words(vote.tie_rule), None))
                 steps += self.timer(vote.defence)
             steps += self.countdown(vote.ballot)
             steps.append(Wait(f"{self.words(vote.result)} {self.words(vote.tie_rule)}", None))
+        closing = len(steps)
         steps += self.spec(day.closing)
-        return steps
+        return [
+            replace(s, branch_to=closing) if isinstance(s, Wait) and s.branch_to == -1 else s
+            for s in steps
+        ]
 
     def rounds(self) -> list[Step]:
         rounds = self.ruleset.rounds

@@ -83,13 +83,20 @@ class Timer:
 
 @dataclass(frozen=True, slots=True)
 class Wait:
-    """Stop until the user goes on; `text` tells them what the table is doing."""
+    """Stop until the user goes on; `text` tells them what the table is doing.
+
+    A wait may offer a way round what follows: `branch` says what it is (Wherewolf:
+    "one player got every accusation: burned at once") and `branch_to` is the
+    index of the step it jumps to.
+    """
 
     text: str
     role: str | None = None
     round: int | None = None
     turn: int | None = None
     kind: Literal["wait"] = field(default="wait", init=False)
+    branch: str | None = None
+    branch_to: int | None = None
 
 
 Step = Say | Pause | Cue | Timer | Wait
@@ -142,6 +149,9 @@ def step_to_dict(step: Step, *, rounds: bool = False) -> dict[str, Any]:
         out["text"] = step.text
         if isinstance(step, Say) and step.after:
             out["after"] = step.after
+        if isinstance(step, Wait) and step.branch is not None:
+            out["branch"] = step.branch
+            out["branch_to"] = step.branch_to
     elif isinstance(step, Pause):
         out["seconds"] = step.seconds
     elif isinstance(step, Cue):
@@ -193,7 +203,9 @@ def step_from_dict(data: dict[str, Any]) -> Step:
     if kind == "cue":
         return Cue(data["sound"], **common)
     if kind == "wait":
-        return Wait(data["text"], **common)
+        return Wait(
+            data["text"], branch=data.get("branch"), branch_to=data.get("branch_to"), **common
+        )
     if kind == "timer":
         warnings = tuple(TimerWarning(float(w["at"]), w["text"]) for w in data["warnings"])
         return Timer(float(data["seconds"]), data["label"], warnings, data.get("end"), **common)

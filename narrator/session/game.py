@@ -10,7 +10,17 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from narrator.rules import Report, Role, Ruleset, SelectionError, check_selection, recommended
+from narrator.rules import (
+    Dealing,
+    Report,
+    Role,
+    Ruleset,
+    SelectionError,
+    check_selection,
+    dealing,
+    describe_dealing,
+    recommended,
+)
 from narrator.script import Plan, Script, build_script
 from narrator.script.model import Phase
 
@@ -56,6 +66,9 @@ class Game:
 
     def report(self) -> Report:
         return check_selection(self.ruleset, self.players, self.roles)
+
+    def dealing(self) -> Dealing:
+        return dealing(self.ruleset, self.players, self.roles)
 
     @property
     def valid(self) -> bool:
@@ -125,7 +138,7 @@ class Game:
             return str(exc)
         self.counts = dict(roles)
         if discard:
-            return f"Deal all but {discard} card(s): remove them at random, unseen."
+            return describe_dealing(self.ruleset, self.dealing(), self.roles)
         return None
 
     def random_pick(self, rng: random.Random) -> bool:

@@ -102,6 +102,8 @@ def test_setup_json(capsys: pytest.CaptureFixture[str]) -> None:
         "roles": {"werewolf": 2, "seer": 1, "robber": 1, "troublemaker": 1, "villager": 2},
         "discard": 0,
         "tokens": {},
+        "dealt": 4,
+        "aside": 3,
     }
 
 

@@ -250,7 +250,14 @@ def test_cli_setup_for_seven_players_reports_the_discard(
         "roles": {"werewolf": 2, "seer": 1, "villager": 5},
         "discard": 1,
         "tokens": {},
+        "dealt": 7,
+        "aside": 0,
     }
+    # Any of the eight cards may be the one removed: no "discard_from".
+    assert main(["setup", "lupus", "--players", "7"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "Remove 1 card at random, unseen, from all 8 cards. Deal 7, one to each player."
+    )
 
 
 def test_cli_script_for_seven_players_uses_the_eight_card_deck(

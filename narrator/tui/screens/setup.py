@@ -17,6 +17,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, Static
 
+from narrator.rules import describe_dealing
 from narrator.session.game import Game
 from narrator.tui.widgets.role_picker import RolePicker
 
@@ -84,12 +85,11 @@ class SetupScreen(Screen[None]):
         else:
             need = f"{low}–{high} allowed"
         lines = [f"{game.cards} cards · {need}"]
-        aside = game.cards - high  # a deck's discard (Lupus with 7 players)
-        if aside > 0 and game.valid:
-            lines = [
-                f"{game.cards} cards for {game.players} players:",
-                f"deal after removing {aside} at random, unseen.",
-            ]
+        deal = game.dealing()
+        # Which card a deck's removal takes, how many are dealt and set aside (the
+        # line above already says it when the centre always holds the same number).
+        if game.valid and (deal.discard or (deal.aside and setup.extra_min != setup.extra_max)):
+            lines.append(describe_dealing(game.ruleset, deal, game.roles))
         self.query_one("#cards", Static).update("\n".join(lines))
         report = game.report()
         lines = [f"[red]✗ {e}[/]" for e in report.errors]
