@@ -418,8 +418,13 @@ class _Reader(MechanismsMixin):
         because = self.text(
             f.required("because"), "'because' of a must_contain rule", f.line_of("because")
         )
+        what = (
+            self.text(f.raw("what"), "'what' of a must_contain rule", f.line_of("what"))
+            if f.has("what")
+            else None
+        )
         f.done()
-        return Requirement(any_of, cast(Literal["error", "warning"], level), because, team)
+        return Requirement(any_of, cast(Literal["error", "warning"], level), because, team, what)
 
     def need(self, value: Any, line: int) -> Need:
         f = self.fields(value, "a 'needs' rule", line)
@@ -493,6 +498,7 @@ class _Reader(MechanismsMixin):
             counts=f.listed("counts", lambda v, ln: self.text(v, "a count of the ballot", ln)),
             go=self.call(f, "go", "the ballot"),
             interval=f.number("interval", 1.0),
+            ready=self.steps(f, "ready", "the ballot"),
         )
         f.done()
         return cd

@@ -232,6 +232,7 @@ class Countdown:
     counts: tuple[Text, ...]
     go: Call
     interval: float = 1.0
+    ready: tuple[StepSpec, ...] = ()  # between the announce and the count
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,6 +300,7 @@ class Requirement:
     level: Literal["error", "warning"]
     because: Text
     team: str | None = None
+    what: Text | None = None  # how to name them, when not the team or the roles
 
 
 @dataclass(frozen=True, slots=True)

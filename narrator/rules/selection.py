@@ -142,7 +142,13 @@ def check_selection(ruleset: Ruleset, players: int, roles: Roles) -> Report:
         if any(counts.get(r, 0) for r in rule.any_of):
             continue
         members = " or ".join(names[r] for r in rule.any_of)
-        if rule.team is not None:
+        if len(rule.any_of) > 2:
+            members = (
+                ", ".join(names[r] for r in rule.any_of[:-1]) + f" or {names[rule.any_of[-1]]}"
+            )
+        if rule.what is not None:
+            what = rule.what.get("en")
+        elif rule.team is not None:
             what = f"card of the {ruleset.team_name(rule.team, 'en')} ({members})"
         else:
             what = members

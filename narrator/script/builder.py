@@ -289,6 +289,7 @@ class _Context:
 
     def countdown(self, countdown: Countdown) -> list[Step]:
         steps = self.say(countdown.announce, None)
+        steps += self.spec(countdown.ready)
         for count in countdown.counts:
             steps.append(Say(self.words(count), None, self.round, self.turn))
             steps.append(Pause(countdown.interval, None, self.round, self.turn))

@@ -142,10 +142,20 @@ def test_first_night_masons_meet_and_the_medium_sleeps() -> None:
     )
 
 
+GHOSTS = (
+    "say",
+    None,
+    "Ghosts, keep your eyes closed all night, even when your character is called.",
+)
+
+
 def test_second_night_the_medium_wakes_and_the_masons_do_not() -> None:
     night = script("lupus", 16, SIXTEEN, night=2)
     assert seq(night) == (
-        OPEN + WEREWOLVES + [GAP, *SEER, GAP, *MEDIUM, GAP, *BODYGUARD, GAP, *INQUISITOR] + CLOSE
+        [OPEN[0], GHOSTS, *OPEN[1:]]
+        + WEREWOLVES
+        + [GAP, *SEER, GAP, *MEDIUM, GAP, *BODYGUARD, GAP, *INQUISITOR]
+        + CLOSE
     )
     # Later nights are the same as the second.
     assert seq(script("lupus", 16, SIXTEEN, night=5)) == seq(night)
@@ -214,12 +224,30 @@ def test_day_is_three_minutes_then_accusation_defence_and_secret_ballot() -> Non
     values = [(kind, value) for kind, _, value in seq(day)]
     assert all(role is None for _, role, _ in seq(day))
     assert values[0] == ("say", "It is day. Everyone, open your eyes.")
-    assert values[1][0] == "wait" and "Ghost" in values[1][1] and "Tombstone" in values[1][1]
+    # The victim takes a Ghost card and the Tombstone, and gives back the vote token.
+    assert values[1] == (
+        "wait",
+        "The Master tells tonight's victim. That player is now a Ghost, takes a Ghost card "
+        "and the Tombstone, gives back the vote token and may no longer speak.",
+    )
     assert values[3] == ("timer", 180.0)  # at most three minutes of discussion
     assert values[4][0] == "say" and "left of the Tombstone" in values[4][1]
     assert "Ghosts too" in values[4][1]
-    assert values[5][0] == "wait" and "two players with the most" in values[5][1]
+    # Ties go to the one closer to the Tombstone; each suspect gets a clue.
+    assert values[5] == (
+        "wait",
+        "Count the accusations: the two players with the most become the suspects. On a tie, "
+        "the one closer to the Tombstone, going clockwise, is chosen. The Master puts a clue "
+        "in front of each suspect: one the paw print, the other the tuft of fur.",
+    )
     assert values[7] == ("timer", 60.0)  # the suspects' defence
+    # The vote token goes down on the side of the clue of the condemned suspect.
+    assert values[8] == (
+        "say",
+        "Now the secret vote. Everyone alive who is not a suspect, lay your vote token on the "
+        "table with the side of the clue of the suspect you condemn facing up, and cover it "
+        "with your hand. On my signal, uncover it.",
+    )
     assert values[9:16] == [
         ("say", "One."),
         ("pause", 1.0),
@@ -231,8 +259,9 @@ def test_day_is_three_minutes_then_accusation_defence_and_secret_ballot() -> Non
     ]
     assert values[16] == (
         "wait",
-        "The suspect with the most votes is executed and becomes a Ghost. On a tie, the "
-        "suspect closer to the Tombstone, going clockwise, is executed.",
+        "The suspect with the most votes is executed: the Master takes back the clues and "
+        "gives that player a Ghost card, and the Tombstone passes to the new Ghost. On a tie, "
+        "the suspect closer to the Tombstone, going clockwise, is executed.",
     )
     assert values[17:] == [("say", "The day is over, and night falls.")]
 
@@ -269,6 +298,7 @@ def test_cli_script_for_seven_players_uses_the_eight_card_deck(
     assert (doc["night"], doc["roles"]) == (2, {"werewolf": 2, "seer": 1, "villager": 5})
     assert [s["role"] for s in doc["steps"] if s["kind"] == "say"] == [
         None,
+        None,
         "werewolf",
         "werewolf",
         "werewolf",
@@ -276,3 +306,37 @@ def test_cli_script_for_seven_players_uses_the_eight_card_deck(
         "seer",
         "seer",
     ]
+
+
+def test_italian_lines_say_what_the_seed_means() -> None:
+    day = seq(script("lupus", 8, "werewolf:2,villager:5,seer", phase="day", lang="it"))
+    # "conta chi è più vicino" read as "count"; the tie picks who is closer.
+    assert "viene scelto chi è più vicino alla Lapide in senso orario" in day[5][2]
+    assert "conta chi" not in day[5][2]
+    assert day[8][2] == (
+        "Ora il voto segreto. Chi è vivo e non è indiziato posi il gettone Voto sul tavolo dal "
+        "lato dell'indizio dell'indiziato che vuole condannare, e lo copra con la mano. Al mio "
+        "segnale, scopritelo."
+    )
+    night = seq(script("lupus", 8, "werewolf:2,villager:5,seer", night=2, lang="it"))
+    assert night[1] == (
+        "say",
+        None,
+        "Fantasmi, tenete gli occhi chiusi per tutta la notte, anche quando viene chiamato il "
+        "vostro personaggio.",
+    )
+
+
+def test_the_first_night_has_no_ghosts_to_remind() -> None:
+    night = seq(script("lupus", 8, "werewolf:2,villager:5,seer", night=1))
+    assert GHOSTS not in night
+
+
+@pytest.mark.parametrize("roles", ["villager:8", "seer,villager:7", "possessed,villager:7"])
+def test_a_deck_without_werewolves_is_refused(roles: str) -> None:
+    with pytest.raises(SelectionError) as info:
+        script("lupus", 8, roles)
+    assert str(info.value) == (
+        "The deck has no Werewolf: without werewolves nobody hunts at night and the village "
+        "has nobody to find; add at least one."
+    )

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from narrator.cli import main
-from tests.unit.helpers import calls, script, seq, turn
+from narrator.rules import SelectionError
+from tests.unit.helpers import RULESETS, calls, script, seq, turn
 
 # The seed's example game of 8 players.
 EXAMPLE = "gravedigger,torturer,blood_brothers,boss,scapegoat,mole:2,dolphin"
@@ -126,10 +127,58 @@ def test_day_is_three_minutes_public_vote_defence_secret_ballot() -> None:
         "to the last one arrested are chosen.",
     )
     assert values[7] == ("timer", 60.0)
-    assert "free, alive and not suspected" in values[8][1]
-    assert values[-2] == (
-        "wait",
-        "The suspect with the most votes is killed and becomes a Ghost, who may no longer speak. "
-        "On a tie, the suspect closest to the last player arrested is killed.",
-    )
-    assert values[-1] == ("say", "The day is over, and night falls.")
+    # The secret ballot is secret with no Moderator and no phones: face-down cards,
+    # one colour per suspect by seat, shuffled before anyone looks.
+    assert values[8:] == [
+        (
+            "say",
+            "Secret vote, between the two suspects only. The suspect closer to the last player "
+            "arrested, going clockwise, is red; the other is black. Those who are free, alive "
+            "and not suspected each take a red card and a black card, and lay the colour of "
+            "their choice face down on one pile in the middle, keeping the other hidden.",
+        ),
+        (
+            "wait",
+            "The voters lay their card face down on the pile. Go on when everyone has voted.",
+        ),
+        ("say", "Whoever sits closest to the pile, shuffle it without looking."),
+        ("pause", 5.0),
+        ("say", "Three."),
+        ("pause", 1.0),
+        ("say", "Two."),
+        ("pause", 1.0),
+        ("say", "One."),
+        ("pause", 1.0),
+        ("say", "Turn the pile over!"),
+        (
+            "wait",
+            "Count the red and the black cards. The suspect with the most votes is killed and "
+            "becomes a Ghost, who may no longer speak. On a tie, the suspect closest to the "
+            "last player arrested is killed.",
+        ),
+        ("say", "The day is over, and night falls."),
+    ]
+    # Nobody points in the open: no step of the day asks for it.
+    assert not any("point" in str(v).lower() for _, v in values[8:])
+
+
+def test_the_secret_method_is_written_in_the_ruleset_with_its_reason() -> None:
+    text = (RULESETS / "mafia_infiltrators.yaml").read_text(encoding="utf-8")
+    assert "face-down cards" in text and "would see every vote" in text
+
+
+@pytest.mark.parametrize(
+    ("roles", "side"),
+    [
+        ("gangster:6", "card of the Infiltrators (Agent, Mole or Dolphin)"),
+        (
+            "agent:6",
+            "card of the Mafiosi (Gravedigger, Torturer, Blood Brothers, Boss, "
+            "Scapegoat or Gangster)",
+        ),
+    ],
+)
+def test_a_deck_without_one_side_is_refused(roles: str, side: str) -> None:
+    with pytest.raises(SelectionError) as info:
+        script("mafia_infiltrators", 6, roles)
+    assert str(info.value).startswith(f"The deck has no {side}: ")

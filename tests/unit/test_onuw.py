@@ -230,7 +230,8 @@ def test_day_is_discussion_then_three_two_one_point() -> None:
         (60, "One minute left."),
         (10, "Ten seconds."),
     ]
-    assert [v for k, v in kinds[3:10]] == ["Three.", 1.0, "Two.", 1.0, "One.", 1.0, "Point!"]
+    # The seed: point the moment you hear "one" -- no silence between "one" and "point".
+    assert [v for k, v in kinds[3:8]] == ["Three.", 1.0, "Two.", 1.0, "One, point!"]
     assert kinds[-1][0] == "wait" and "nobody dies" in kinds[-1][1]
 
 

@@ -37,14 +37,14 @@ def test_there_is_no_second_night() -> None:
 
 
 def test_without_the_wanderer_only_the_princess_is_called() -> None:
-    night = seq(script("secret_moon", 5, "princess,priestess,minister,guard:4"))
+    night = seq(script("secret_moon", 5, "princess,priestess,minister,guard:3"))
     assert night[2:5] == [
         ("say", "princess", "Princess, open your eyes."),
         ("pause", "princess", 8.0),
         ("say", "princess", "Princess, close your eyes."),
     ]
     # The Wanderer alone still wakes in the Princess's turn.
-    assert calls(script("secret_moon", 5, "wanderer,priestess,minister,guard:4")) == ["princess"]
+    assert calls(script("secret_moon", 5, "princess,wanderer,minister,guard:4")) == ["princess"]
 
 
 def round_steps(number: int, reminder: bool) -> list[tuple]:
@@ -139,3 +139,54 @@ def test_cli_day_json_has_round_on_every_step_and_turn_on_turn_calls(
     )
     assert {s["kind"] for s in with_turn} == {"say", "wait"}
     assert [s["round"] for s in steps if s.get("text") == REMINDER] == [3]
+
+
+@pytest.mark.parametrize(
+    ("roles", "message"),
+    [
+        (
+            "minister,guard:4",
+            "The deck has no Princess: the Minister's side wins by capturing her, so the game "
+            "needs her; add the Princess.",
+        ),
+        (
+            "princess,wanderer,priestess,guard:4",
+            "The deck has no Minister: only he can capture the Princess, so the game needs him; "
+            "add the Minister.",
+        ),
+    ],
+)
+def test_a_deck_without_the_princess_or_the_minister_is_refused(roles: str, message: str) -> None:
+    with pytest.raises(SelectionError) as info:
+        script("secret_moon", 5, roles)
+    assert str(info.value) == message
+
+
+def test_five_players_remove_the_priestess_or_a_guard_then_deal_five_and_set_two_aside(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: object
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    assert main(["setup", "secret_moon", "--players", "5", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["discard"] == 1
+    assert doc["discard_from"] == ["priestess", "guard"]
+    assert (doc["dealt"], doc["aside"]) == (5, 2)
+    assert main(["setup", "secret_moon", "--players", "5"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "Remove 1 card at random, unseen, from these 5 cards only: Priestess, 4 × Guard. "
+        "Deal 5, one to each player, and set 2 aside face down in the centre."
+    )
+
+
+@pytest.mark.parametrize("players", [6, 7, 8])
+def test_six_to_eight_players_remove_nothing(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: object,
+    players: int,
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    assert main(["setup", "secret_moon", "--players", str(players), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["discard"] == 0 and "discard_from" not in doc
+    assert (doc["dealt"], doc["aside"]) == (players, 8 - players)

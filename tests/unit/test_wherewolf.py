@@ -8,6 +8,7 @@ import pytest
 
 from narrator.cli import main
 from narrator.rules import SelectionError
+from narrator.script import Say, Timer, Wait, script_from_dict, script_to_dict
 from tests.unit.helpers import calls, script, seq, turn
 
 OPEN = [
@@ -162,20 +163,59 @@ def test_first_day_has_no_deaths_to_announce_and_no_direction_change() -> None:
     )
     assert announce not in first and second[1] == announce
     assert "opposite direction" not in first[3]
-    assert second[4].endswith("Call the names in the opposite direction from yesterday.")
+    # Said to the Moderator, who calls the names -- not to everyone.
+    assert second[4].endswith("Moderator, call the names in the opposite direction from yesterday.")
+    italian = seq(script("wherewolf", 10, ROLES, phase="day", night=2, lang="it"))
+    assert italian[4][2].endswith("Moderatore, chiama i nomi nel verso opposto a ieri.")
+
+
+def test_the_first_day_is_the_shortest() -> None:
+    first = script("wherewolf", 10, ROLES, phase="day", night=1)
+    later = script("wherewolf", 10, ROLES, phase="day", night=3)
+    assert [s.seconds for s in first.steps if isinstance(s, Timer)] == [120.0, 120.0]
+    assert [s.seconds for s in later.steps if isinstance(s, Timer)] == [300.0, 120.0]
+    # A length the table chose wins over the ruleset's first-day length.
+    chosen = script("wherewolf", 10, ROLES, phase="day", night=1, discussion_seconds=200)
+    assert next(s.seconds for s in chosen.steps if isinstance(s, Timer)) == 200.0
+
+
+ACCUSED = (
+    "The player with the most votes is accused together with the runner-up, or runners-up if "
+    "tied; if several share the most votes, all of them and only they are accused. If one "
+    "player got every vote, that player is burned at once, with no ballot."
+)
 
 
 def test_day_is_assembly_accusation_with_eyes_closed_defence_ballot_no_burn_on_a_tie() -> None:
     day = seq(script("wherewolf", 10, ROLES, phase="day", night=1))
-    kinds = [kind for kind, _, _ in day]
+    assert day[:7] == [
+        ("say", None, "It is day. Everyone, open your eyes."),
+        (
+            "say",
+            None,
+            "The village assembly is open. Talk, ask, accuse, but never show your card.",
+        ),
+        ("timer", None, 120.0),
+        (
+            "say",
+            None,
+            "Accusation vote. Everyone, close your eyes. The Moderator calls every player's "
+            "name in turn; raise your hand at the name of the one you accuse. One vote each.",
+        ),
+        (
+            "wait",
+            None,
+            "The Moderator calls every name and notes the raised hands. Go on when every name "
+            "has been called.",
+        ),
+        # Eyes were closed: the table must hear when to open them.
+        ("say", None, "Everyone, open your eyes."),
+        ("wait", None, ACCUSED),
+    ]
+    kinds = [kind for kind, _, _ in day[7:]]
     assert kinds == [
-        "say",  # it is day
-        "say",  # the assembly opens
+        "say",  # defence pleas open
         "timer",
-        "say",  # accusation vote, eyes closed
-        "wait",  # the names are called, hands raised
-        "say",
-        "timer",  # defence pleas
         "say",  # the ballot
         "say",
         "pause",
@@ -187,12 +227,65 @@ def test_day_is_assembly_accusation_with_eyes_closed_defence_ballot_no_burn_on_a
         "wait",  # result and tie rule
         "say",  # night falls at once
     ]
-    assert day[2][2] == 300.0 and day[6][2] == 120.0
-    assert "close your eyes" in day[3][2] and "raise your hand" in day[3][2]
-    assert "burned at once, with no ballot" in day[4][2]
-    result = day[15][2]
+    assert day[8][2] == 120.0
+    result = day[17][2]
     assert result.startswith(
         "The accused with the most votes is burned at the stake. A tie burns nobody."
     )
     assert "two players left" in result and "werewolves, the Vampire, the Vampire Spawn" in result
-    assert day[16] == ("say", None, "No more talking. Night falls at once.")
+    assert day[18] == ("say", None, "No more talking. Night falls at once.")
+
+
+def test_one_player_with_every_accusation_is_burned_at_once_without_a_ballot() -> None:
+    day = script("wherewolf", 10, ROLES, phase="day", night=2)
+    waits = [(i, s) for i, s in enumerate(day.steps) if isinstance(s, Wait) and s.branch]
+    assert len(waits) == 1
+    index, wait = waits[0]
+    assert wait.text == ACCUSED
+    assert wait.branch == "Every vote on one player, burned at once"
+    # The branch skips the defence and the ballot and goes straight to nightfall.
+    assert wait.branch_to == len(day.steps) - 1
+    target = day.steps[wait.branch_to]
+    assert isinstance(target, Say) and target.text == "No more talking. Night falls at once."
+    skipped = day.steps[index + 1 : wait.branch_to]
+    assert any(isinstance(s, Timer) and s.label == "Defence pleas" for s in skipped)
+    assert any(isinstance(s, Say) and s.text == "Vote!" for s in skipped)
+    italian = script("wherewolf", 10, ROLES, phase="day", night=2, lang="it")
+    branch = next(s for s in italian.steps if isinstance(s, Wait) and s.branch)
+    assert branch.branch == "Tutti i voti su un giocatore, subito al rogo"
+    assert "se sono in più ad avere il massimo dei voti" in branch.text
+    # The JSON carries the branch and reads back the same.
+    doc = script_to_dict(day)
+    assert doc["steps"][index]["branch_to"] == wait.branch_to
+    assert script_from_dict(doc) == day
+
+
+def test_no_werewolves_no_game() -> None:
+    # The Pack Leader is a werewolf and is required: a deck can never lack the pack.
+    with pytest.raises(SelectionError, match="Pack Leader is required in every game; add it"):
+        script("wherewolf", 8, "seer,villager:7")
+
+
+@pytest.mark.parametrize(
+    ("role", "from_night", "until_night", "text"),
+    [
+        ("priest", 1, 1, "first night only"),
+        ("healer", 2, None, "from night 2"),
+        ("seer", 1, None, "every night"),
+        ("pack_leader", 1, None, "every night"),
+        ("villager", None, None, "never"),
+    ],
+)
+def test_roles_say_on_which_nights_they_wake(
+    capsys: pytest.CaptureFixture[str],
+    role: str,
+    from_night: int | None,
+    until_night: int | None,
+    text: str,
+) -> None:
+    assert main(["roles", "wherewolf", "--format", "json"]) == 0
+    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)["roles"]}
+    assert (rows[role]["from_night"], rows[role]["until_night"]) == (from_night, until_night)
+    assert main(["roles", "wherewolf"]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.split()[0] == role)
+    assert f"wakes: {text} (" in line
