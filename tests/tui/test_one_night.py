@@ -79,17 +79,17 @@ async def test_a_whole_one_night_game(tmp_path: Path) -> None:
         await run_until(pilot, clock, lambda: "Ten seconds." in engine.spoken, step=1)
         assert engine.spoken == ["One minute left.", "Ten seconds."]
 
-        # The vote countdown: announce, three, two, one, point; then the tie rule waits.
+        # The vote countdown: announce, three, two, "one, point"; then the tie rule waits.
         await run_until(
             pilot, clock, lambda: day.segment is not None and day.segment.kind == "wait"
         )
         said = engine.said("day")
         assert said[said.index("Time is up.") + 1 :] == [
-            "Get ready to vote. On the signal, everyone points at one player at the same time.",
+            'Get ready to vote. I count down from three; the moment you hear "one", everyone '
+            "points at one player.",
             "Three.",
             "Two.",
-            "One.",
-            "Point!",
+            "One, point!",
         ]
         text = screen_text(app)
         assert "Count the votes" in text
