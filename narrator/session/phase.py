@@ -4,8 +4,8 @@ The runner owns everything that used to live in a screen: the segments of the
 script, the one being played, the step being heard, the running countdown, paused
 or not, and what went wrong. Front ends send it commands and render its state:
 
-- Commands (`start`, `pause`, `resume`, `toggle`, `skip`, `go_on`, `adjust`,
-  `stop`, `retry`, `close`) may be called from any thread. They change the state
+- Commands (`start`, `pause`, `resume`, `toggle`, `skip`, `go_on`, `branch`,
+  `adjust`, `stop`, `retry`, `close`) may be called from any thread. They change the state
   at once, under one lock, and never block on the sound device or the speech
   engine: `state()` right after a command already shows its effect.
 - Everything slow -- `engine.play()` synthesising the first call, the timer's
@@ -39,7 +39,13 @@ from narrator.script import Say, Script, Timer
 from narrator.script.model import Phase
 from narrator.script.render_text import estimate_seconds
 from narrator.session.engine import Clock, NightEngine, Playing
-from narrator.session.segments import Countdown, Segment, SegmentKind, segments
+from narrator.session.segments import (
+    Countdown,
+    Segment,
+    SegmentKind,
+    branch_target,
+    segments,
+)
 
 PhaseStatus = Literal["ready", "running", "paused", "failed", "finished", "stopped"]
 EventKind = Literal[
@@ -249,6 +255,20 @@ class PhaseRunner:
         with self._lock:
             if kind == "wait" and self._status in ("running", "paused"):
                 self._next()
+        self._deliver()
+
+    def branch(self) -> None:
+        """Take the way round offered by the wait being shown (see `Wait.branch`)."""
+        with self._lock:
+            if self._status not in ("running", "paused"):
+                return
+            target = branch_target(self.segments, self._segment())
+            if target is None:
+                return
+            for skipped in range(self._seg + 1, target):
+                self._lengths[skipped] = 0.0  # not played: the progress jumps past them
+            self._seg = target - 1
+            self._next()
         self._deliver()
 
     def adjust(self, seconds: float) -> None:

@@ -100,6 +100,20 @@ class Countdown:
         return self.remaining(now) <= 0
 
 
+def branch_target(segments: list[Segment], segment: Segment | None) -> int | None:
+    """The segment a wait's branch jumps to (Wherewolf: every vote on one player,
+    burned at once, no ballot); None when `segment` is not a wait with a branch."""
+    if segment is None or segment.kind != "wait":
+        return None
+    step = segment.steps[0]
+    if not isinstance(step, Wait) or step.branch_to is None:
+        return None
+    to = step.branch_to
+    return next(
+        (i for i, seg in enumerate(segments) if seg.start + len(seg.steps) > to), len(segments)
+    )
+
+
 def stages(script: Script, style: str | None) -> list[str]:
     """A short name for the part of the day each step belongs to (shown on screen)."""
     if script.phase == "night":

@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.widgets import Digits, Footer, Label, ProgressBar, Static
 
 from narrator.script import Say, Script, Timer, Wait
-from narrator.session.segments import clock, stages
+from narrator.session.segments import branch_target, clock, stages
 from narrator.tui.playing import ScriptScreen
 from narrator.tui.widgets.call_view import CallView
 
@@ -28,6 +28,7 @@ class DayScreen(ScriptScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "go_on", "Go on"),
+        Binding("b", "branch", "Take the shortcut"),
         Binding("plus,equals_sign", "adjust(1)", "+30 s", key_display="+"),
         Binding("minus", "adjust(-1)", "-30 s", key_display="-"),
         Binding("n", "next_night", "Next night"),
@@ -92,7 +93,9 @@ class DayScreen(ScriptScreen):
             index = self.step_index or 0
             step = self.script.steps[index]
             stage = self.stage_names[index]
-            if isinstance(step, Wait):
+            if isinstance(step, Wait) and step.branch:
+                call.show(step.text, f"{stage} · enter: go on · b: {step.branch}")
+            elif isinstance(step, Wait):
                 call.show(step.text, f"{stage} · press enter to go on")
             elif isinstance(step, Timer):
                 call.show(step.label, stage + (" · paused" if self.paused else ""))
@@ -119,6 +122,8 @@ class DayScreen(ScriptScreen):
             return (segment is not None and segment.kind == "wait") or not self.started
         if action == "adjust":
             return self.countdown is not None
+        if action == "branch":
+            return branch_target(self.segments, self.segment) is not None
         if action == "next_night":
             return self.done and self.game.has_next_night
         if action == "new_game":
@@ -129,6 +134,14 @@ class DayScreen(ScriptScreen):
         if not self.started:
             self.begin()
         elif self.segment is not None and self.segment.kind == "wait":
+            self.next_segment()
+
+    def action_branch(self) -> None:
+        target = branch_target(self.segments, self.segment)
+        if target is not None:
+            for skipped in range(self.seg_index + 1, target):
+                self.lengths[skipped] = 0.0  # not played
+            self.seg_index = target - 1
             self.next_segment()
 
     def action_adjust(self, sign: int) -> None:
