@@ -76,7 +76,9 @@ def test_random_documents_give_only_domain_errors(doc: Any) -> None:
     _expect_domain_error_only(yaml.safe_dump(doc, allow_unicode=True))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# One Night's file holds every box now (about five times the base game's): each
+# example reads five times as much, so fewer examples keep the suite's time.
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(PLACES), values, st.booleans())
 def test_one_mangled_part_of_a_real_ruleset_gives_only_domain_errors(
     place: tuple[Any, ...], value: Any, delete: bool
@@ -123,7 +125,7 @@ NUMERIC_PLACES = [
 ]
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(NUMERIC_PLACES), numbers)
 def test_any_number_anywhere_is_refused_or_gives_a_finite_script(
     place: tuple[Any, ...], value: float
