@@ -388,20 +388,20 @@ def cmd_table(args: argparse.Namespace, catalog: Catalog) -> int:
 
     ruleset = catalog.get(args.ruleset)
     table, path = run.open_table(ruleset, args.lang, args.game, resume=args.resume)
-    if args.no_audio:
-        from narrator.table.voice import SilentVoice
+    from narrator.table.voice import SessionVoice, silent_voice
 
-        voice: Any = SilentVoice()
+    if args.no_audio:
+        voice = silent_voice()
     else:
         from narrator.audio import AudioEngine, AudioSettings
-        from narrator.table.voice import EngineVoice
+        from narrator.session import Session, Settings, SystemClock
 
         engine = AudioEngine(AudioSettings())
         problem = engine.check_output()
         if problem is not None:
             engine.close()
             raise MissingPart(f"{problem} (or run the table silent with --no-audio)")
-        voice = EngineVoice(engine)
+        voice = SessionVoice(Session(engine, SystemClock(), Settings(language=args.lang)))
     return run.run_table(
         table, voice, host=args.host, port=args.port, save_path=path, rate=args.rate_limit
     )

@@ -32,7 +32,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from narrator.script import Plan, build_script
+from narrator.session import Game
 from narrator.table.announce import announce
 from narrator.table.errors import TableError
 from narrator.table.state import Seat, Table, save
@@ -232,16 +232,14 @@ class TableServer:
 
     def _play_night(self, night: int) -> None:
         table = self.table
-        roles = tuple(table.roles.items())
-        plan = Plan(players=len(table.seats), roles=roles, night=night, lang=table.lang)
-        script = build_script(table.ruleset, plan)
+        game = Game(table.ruleset, len(table.seats), dict(table.roles), table.lang, night)
         loop = self._loop
 
         def done(error: str | None) -> None:
             if loop is not None and error is None:
                 loop.call_soon_threadsafe(self._night_done, night)
 
-        self.voice.night(script, done)
+        self.voice.night(game, done)
 
     def _night_done(self, night: int) -> None:
         if self.table.phase == "night" and self.table.night == night:

@@ -1,12 +1,16 @@
-"""The table's voice: announcements and the night's script, one after the other.
+"""The table's voice: the session's night, and announcements with the players' names.
 
-`Voice` is the contract the server relies on: `say()` and `night()` never block
-the caller (the web server's event loop); what they queue is spoken in order on
-one worker thread; `night()` calls `done` once the night's script has finished
-(or failed: a night the table cannot hear must not pass as played, so `done`
-gets the error). `SilentVoice` keeps the same contract with no sound (the
-`--no-audio` table, and tests): it writes down what it would say, and a night
-ends only when the host goes on. `EngineVoice` speaks through the audio engine.
+`Voice` is the contract the server relies on: `say()` and `night()` never block the
+caller (the web server's event loop); lines are spoken in order, one at a time, on
+a worker thread; `night()` calls `done` once the night has been heard to the end.
+A night that fails is not passed as heard: `done` is not called, the error goes to
+`errors` (the host page shows it) and the host decides to go on.
+
+`SessionVoice` is the one implementation: the night is the headless session's
+night phase (`narrator.session`: a `PhaseRunner`, every playback closed, failure a
+state), the lines go through the session's engine. With the real audio engine it
+speaks; with the session's `SilentEngine` (`--no-audio`, and the tests) it keeps
+the same timing in silence, so a silent night also ends by itself.
 """
 
 from __future__ import annotations
@@ -14,11 +18,20 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
-from narrator.script import Script
+from narrator.session import (
+    Clock,
+    Game,
+    PhaseEvent,
+    Playing,
+    Session,
+    Settings,
+    SilentEngine,
+    SystemClock,
+)
 
-Done = Callable[[str | None], None]  # called with None, or the error that stopped the night
+Done = Callable[[str | None], None]
 
 
 class Voice(Protocol):
@@ -26,87 +39,100 @@ class Voice(Protocol):
     errors: list[str]  # why a line or a night could not be heard (shown to the host)
 
     def say(self, text: str, lang: str) -> None: ...
-    def night(self, script: Script, done: Done) -> None: ...
+    def night(self, game: Game, done: Done) -> None: ...
     def stop_night(self) -> None: ...
     def close(self) -> None: ...
 
 
-class SilentVoice:
-    """No sound: the lines are written down; a night never ends on its own."""
-
-    def __init__(self) -> None:
+class SessionVoice:
+    def __init__(self, session: Session) -> None:
+        self.session = session
         self.said: list[str] = []
         self.errors: list[str] = []
-        self.nights: list[Script] = []
-
-    def say(self, text: str, lang: str) -> None:
-        self.said.append(text)
-
-    def night(self, script: Script, done: Done) -> None:
-        self.nights.append(script)
-
-    def stop_night(self) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-class EngineVoice:
-    """Speaks through an audio engine (`narrator.audio.AudioEngine` or the like:
-    `speak(text, lang)` and `play(script)` return a playback with `wait()`,
-    `error` and `stop()`), on one worker thread so lines never overlap."""
-
-    def __init__(self, engine: Any) -> None:
-        self.engine = engine
-        self.said: list[str] = []
-        self.errors: list[str] = []
-        self._jobs: queue.Queue[tuple[str, Any, Done | None] | None] = queue.Queue()
-        self._night: Any = None
+        self.heard: list[str] = []  # lines whose playback ended without an error
+        self._done: Done | None = None
+        self._playing: Playing | None = None
+        self._closing = False
         self._lock = threading.Lock()
-        self._thread = threading.Thread(target=self._run, name="table-voice", daemon=True)
+        # ("say", text, lang) or ("night", game, generation), handled in order: a night
+        # never starts over the last line of the day.
+        self._lines: queue.Queue[tuple[str, object, object] | None] = queue.Queue()
+        self._night_gen = 0
+        self._unsubscribe = session.subscribe(self._event)
+        self._thread = threading.Thread(target=self._speak, name="table-voice", daemon=True)
         self._thread.start()
 
     def say(self, text: str, lang: str) -> None:
         self.said.append(text)
-        self._jobs.put(("say", (text, lang), None))
+        self._lines.put(("say", text, lang))
 
-    def night(self, script: Script, done: Done) -> None:
-        self._jobs.put(("night", script, done))
+    def night(self, game: Game, done: Done) -> None:
+        with self._lock:
+            self._done = done
+            self._night_gen += 1
+            self._lines.put(("night", game, self._night_gen))
 
     def stop_night(self) -> None:
         with self._lock:
-            playing = self._night
-        if playing is not None:
-            playing.stop()
+            self._done = None
+            self._night_gen += 1  # a night still waiting in the queue will not start
+        self.session.close_phase()
 
     def close(self) -> None:
-        self.stop_night()
-        self._jobs.put(None)
+        """Stop talking now (lines not yet spoken are dropped) and end the session."""
+        with self._lock:
+            self._closing = True
+            playing = self._playing
+        if playing is not None:
+            playing.stop()
+        self._lines.put(None)
         self._thread.join(timeout=10)
-        self.engine.close()
+        self._unsubscribe()
+        self.session.close()
 
-    def _run(self) -> None:
-        while (job := self._jobs.get()) is not None:
-            kind, what, done = job
-            error: str | None = None
-            try:
-                if kind == "say":
-                    playing = self.engine.speak(*what)
-                    playing.wait()
-                    error = playing.error
-                else:
-                    playing = self.engine.play(what)
-                    with self._lock:
-                        self._night = playing
-                    playing.wait()
-                    error = playing.error
-            except Exception as exc:  # reported to whoever waits on the night
-                error = f"{type(exc).__name__}: {exc}"
-            finally:
-                with self._lock:
-                    self._night = None
-            if error is not None:
-                self.errors.append(error)
+    def _event(self, event: PhaseEvent) -> None:
+        if event.state.phase != "night":
+            return
+        if event.kind == "failed" and event.state.error:
+            self.errors.append(f"night {event.state.night}: {event.state.error}")
+        elif event.kind == "finished":
+            with self._lock:
+                done, self._done = self._done, None
             if done is not None:
-                done(error)
+                done(None)
+
+    def _speak(self) -> None:
+        while (item := self._lines.get()) is not None:
+            kind, what, extra = item
+            if kind == "night":
+                with self._lock:
+                    current = not self._closing and extra == self._night_gen
+                if current and isinstance(what, Game):  # listeners may run in open_phase
+                    self.session.game = what
+                    self.session.open_phase("night")
+                continue
+            text, lang = str(what), str(extra)
+            try:
+                with self._lock:
+                    if self._closing:
+                        continue
+                    playing = self._playing = self.session.engine.speak(text, lang)
+                playing.wait()
+                error = playing.error
+                with self._lock:
+                    self._playing = None
+                    if self._closing:
+                        error = error or "stopped: the table closed"
+                playing.close()
+            except Exception as exc:  # a line the table cannot hear is reported, not lost
+                error = f"{type(exc).__name__}: {exc}"
+            if error is None:
+                self.heard.append(text)
+            else:
+                self.errors.append(f"'{text[:40]}': {error}")
+
+
+def silent_voice(clock: Clock | None = None) -> SessionVoice:
+    """The `--no-audio` voice: the session's silent engine, the same timing unheard."""
+    clock = clock or SystemClock()
+    return SessionVoice(Session(SilentEngine(clock=clock), clock, Settings()))

@@ -20,7 +20,7 @@ from aiohttp import web
 
 from narrator.table import Options, Table
 from narrator.table.server import RateLimit, TableServer
-from narrator.table.voice import SilentVoice, Voice
+from narrator.table.voice import Voice, silent_voice
 from tests.unit.helpers import ruleset
 
 
@@ -83,7 +83,7 @@ def live_table(
 ) -> Iterator[Live]:
     table = table or Table(ruleset(game), lang, options=options or Options())
     host_token = table.new_host_token()
-    server = TableServer(table, voice or SilentVoice(), save_path, limit or RateLimit(1000, 1000))
+    server = TableServer(table, voice or silent_voice(), save_path, limit or RateLimit(1000, 1000))
     ready = threading.Event()
     stop: list[asyncio.Event] = []
     holder: dict[str, Any] = {}
@@ -110,4 +110,5 @@ def live_table(
     finally:
         holder["loop"].call_soon_threadsafe(stop[0].set)
         thread.join(10)
+        server.voice.close()
         assert not thread.is_alive(), "the table server did not stop"

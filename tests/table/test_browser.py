@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from narrator.table import Options
-from narrator.table.voice import SilentVoice
+from narrator.table.voice import silent_voice
 from tests.table.live import Live, live_table
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[dev]'")
@@ -170,7 +170,7 @@ def test_one_night_on_six_phones(browser: Any, shots: Path) -> None:
 
 def test_a_lupus_day_on_eight_phones(browser: Any, shots: Path) -> None:
     names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
-    voice = SilentVoice()
+    voice = silent_voice()
     with live_table("lupus", voice=voice) as live:
         url = f"{live.base}/?room={live.table.room}"
         pages = [phone(browser, url) for _ in names]

@@ -6,13 +6,13 @@ from __future__ import annotations
 import asyncio
 import time
 
-from narrator.table.voice import SilentVoice
+from narrator.table.voice import silent_voice
 from tests.table.live import live_table
 from tests.table.load import crowd
 
 
 def test_thirty_phones_join_are_dealt_and_vote() -> None:
-    voice = SilentVoice()
+    voice = silent_voice()
     with live_table("wherewolf", voice=voice) as live:
         phones = asyncio.run(crowd(live.base, live.table.room, live.host_token, 30))
         assert len({p.token for p in phones}) == 30

@@ -1,110 +1,93 @@
-"""The table's voice: the same contract for the silent voice and the engine's; the
-real speech engine naming players (any script) into a real sound server; a night
-that ends by itself when its script has been heard."""
+"""The table's voice: one contract for the session's silent engine and the real one;
+the real speech engine naming players (any script) into a real sound server; a
+night that ends by itself once heard, and one that fails and is not passed as heard."""
 
 from __future__ import annotations
 
-import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from narrator.session import Session, Settings, SilentEngine, SystemClock
 from narrator.table.lines import join_names, line
-from narrator.table.voice import EngineVoice, SilentVoice, Voice
+from narrator.table.voice import SessionVoice, silent_voice
 from tests.table.live import live_table
 
 
-class FakePlaying:
-    def __init__(self, seconds: float, error: str | None = None) -> None:
-        self.done = threading.Event()
-        self.error = error
-        self.stopped = False
-        threading.Timer(seconds, self.done.set).start()
+class FastClock:
+    """Time that runs a hundred times faster: a silent night in seconds."""
 
-    def wait(self, timeout: float | None = None) -> bool:
-        return self.done.wait(timeout)
+    def __init__(self) -> None:
+        self.start = time.monotonic()
 
-    def stop(self) -> None:
-        self.stopped = True
-        self.done.set()
+    def now(self) -> float:
+        return self.start + (time.monotonic() - self.start) * 100
 
 
-class FakeEngine:
-    """Records what it was asked to say; every line takes 20 ms."""
-
-    def __init__(self, night_error: str | None = None) -> None:
-        self.spoken: list[tuple[str, str]] = []
-        self.nights = 0
-        self.closed = False
-        self.night_error = night_error
-
-    def speak(self, text: str, lang: str) -> FakePlaying:
-        self.spoken.append((text, lang))
-        return FakePlaying(0.02)
-
-    def play(self, script: Any) -> FakePlaying:
-        self.nights += 1
-        return FakePlaying(0.05, self.night_error)
-
-    def close(self) -> None:
-        self.closed = True
+class BrokenEngine(SilentEngine):
+    def play(self, script: Any) -> Any:
+        raise RuntimeError("PortAudio: device lost")
 
 
-@pytest.fixture(params=["silent", "engine"])
-def voice(request: pytest.FixtureRequest) -> Any:
-    made: Voice = SilentVoice() if request.param == "silent" else EngineVoice(FakeEngine())
+def wait_for(test: Any, seconds: float = 10) -> bool:
+    deadline = time.monotonic() + seconds
+    while not test() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return bool(test())
+
+
+@pytest.fixture(params=["silent", pytest.param("real", marks=pytest.mark.audio)])
+def voice(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SessionVoice]:
+    if request.param == "silent":
+        made = silent_voice()
+    else:
+        request.getfixturevalue("sound_server")
+        from narrator.audio import AudioEngine, AudioSettings
+
+        engine = AudioEngine(AudioSettings(), cache_dir=tmp_path / "cache")
+        made = SessionVoice(Session(engine, SystemClock(), Settings()))
     yield made
     made.close()
 
 
-def test_say_never_blocks_and_keeps_the_order(voice: Voice) -> None:
+def test_say_never_blocks_and_every_line_is_heard_in_order(voice: SessionVoice) -> None:
     t0 = time.perf_counter()
-    for i in range(20):
-        voice.say(f"line {i}", "en")
-    assert time.perf_counter() - t0 < 0.2  # 20 lines of 20 ms each were queued, not waited
-    assert voice.said == [f"line {i}" for i in range(20)] and voice.errors == []
+    lines = ["Ann dies.", "Bo dies.", "The village wins."]
+    for text in lines:
+        voice.say(text, "en")
+    assert time.perf_counter() - t0 < 0.2  # queued, not waited for
+    assert voice.said == lines
+    assert wait_for(lambda: len(voice.heard) == 3, 30)
+    assert voice.heard == lines and voice.errors == []
 
 
-def test_the_engine_voice_speaks_one_line_after_the_other() -> None:
-    engine = FakeEngine()
-    voice = EngineVoice(engine)
-    for i in range(5):
-        voice.say(f"line {i}", "it")
-    deadline = time.monotonic() + 5
-    while len(engine.spoken) < 5 and time.monotonic() < deadline:
-        time.sleep(0.01)
-    voice.close()
-    assert engine.spoken == [(f"line {i}", "it") for i in range(5)] and engine.closed
-
-
-def test_a_night_ends_by_itself_when_its_script_is_heard() -> None:
-    engine = FakeEngine()
-    with live_table("onuw", voice=EngineVoice(engine)) as live:
+def test_a_night_ends_by_itself_once_heard() -> None:
+    clock = FastClock()
+    with live_table("onuw", voice=silent_voice(clock)) as live:  # type: ignore[arg-type]
         for name in ("Ann", "Bo", "Cy"):
             live.join(name)
         live.host("start")
         live.host("next")
-        deadline = time.monotonic() + 5
-        while live.table.phase == "night" and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert live.table.phase == "day" and engine.nights == 1
+        assert live.table.phase == "night"
+        assert wait_for(lambda: live.table.phase == "day", 20)
 
 
 def test_a_night_that_fails_is_not_passed_as_heard() -> None:
-    engine = FakeEngine(night_error="PortAudio: device lost")
-    with live_table("onuw", voice=EngineVoice(engine)) as live:
+    voice = SessionVoice(Session(BrokenEngine(), SystemClock(), Settings()))
+    with live_table("onuw", voice=voice) as live:
         for name in ("Ann", "Bo", "Cy"):
             live.join(name)
         live.host("start")
         live.host("next")
-        time.sleep(0.5)
+        assert wait_for(lambda: bool(voice.errors), 5)
+        assert "device lost" in voice.errors[0]
+        time.sleep(0.3)
         assert live.table.phase == "night"  # the host sees the error and decides
-        assert live.voice.errors == ["PortAudio: device lost"]
-        setup = live.call("GET", "/api/host/setup", token=live.host_token)[1]
-        assert setup["min_players"] == 3
+        assert live.host("next")[0] == 200 and live.table.phase == "day"
 
 
 @pytest.mark.audio
@@ -117,12 +100,13 @@ def test_the_real_voice_says_the_players_names(
 ) -> None:
     from narrator.audio import AudioEngine, AudioSettings
 
-    voice = EngineVoice(AudioEngine(AudioSettings(), cache_dir=tmp_path / "cache"))
+    engine = AudioEngine(AudioSettings(), cache_dir=tmp_path / "cache")
+    voice = SessionVoice(Session(engine, SystemClock(), Settings(language=lang)))
     recorder = sound_server.record(tmp_path / "rec.raw")
     text = line("dead_many", lang, names=join_names(names, lang))
     voice.say(text, lang)
-    voice.close()  # waits for the line to be heard
+    assert wait_for(lambda: voice.heard == [text], 30), voice.errors
+    voice.close()
     heard = recorder.stop()
-    assert voice.errors == []
     loud = np.abs(heard) > 0.01
     assert loud.sum() / 22050 > 0.4, f"{lang}: {loud.sum() / 22050:.2f} s of speech heard"
