@@ -33,7 +33,13 @@ def announce(table: Table, event: Event) -> list[str]:
     if event.kind == "ballot":
         return [line("ballot", lang, names=_names(table, seats))]
     if event.kind == "dead":
-        count = " ".join(c.get(lang) for c in vote.ballot.counts) if vote else ""
+        # the ruleset's own count ends the vote ("three, two, one"): all shows at once
+        count = ""
+        if vote is not None:
+            count = " ".join(
+                [c.get(lang) for c in vote.ballot.counts]
+                + [x.text.get(lang) for x in vote.ballot.go]
+            )
         if not seats:
             said = line("nobody_dies", lang)
         else:

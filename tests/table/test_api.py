@@ -209,7 +209,11 @@ def test_the_voice_names_the_dead(tmp_path: Path) -> None:
             live.call("POST", "/api/vote", {"target": target}, token=tokens[voter])
         said = live.voice.said
         assert said[0].startswith("Carte distribuite")
-        assert "Tre. Due. Uno. I voti sono arrivati. Muoiono Ann e Cy." in said
+        # the ruleset's count, then the result by name
+        assert any(
+            x.startswith("Tre. Due.") and x.endswith("I voti sono arrivati. Muoiono Ann e Cy.")
+            for x in said
+        )
         assert any(line.startswith("Vincono") or "non vince nessuno" in line for line in said)
         assert sum("aveva" in line for line in said) == 4
 

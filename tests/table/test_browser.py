@@ -163,7 +163,7 @@ def test_one_night_on_six_phones(browser: Any, shots: Path) -> None:
             "#list"
         )
         said = live.voice.said
-        assert "Three. Two. One. The votes are in. Ann and Bo die." in said
+        assert any(x.endswith("The votes are in. Ann and Bo die.") for x in said)
         assert any(line.startswith("سارا had the") for line in said)
         assert all(p.evaluate("window.__noise") == 0 for p in pages)
 
