@@ -25,10 +25,41 @@ from narrator.audio.mixer import Event, MixBuilder
 from narrator.audio.synth import Samples
 
 LATENCY = 0.1  # seconds of output buffering: PulseAudio's default underruns
+MAX_LATENCY = 0.8  # the most a busy machine earns (a call starts that much late)
 AUDIBLE = 10 ** (-60 / 20)  # the first sample above -60 dBFS counts as "heard"
 STALL = 3.0  # seconds without a callback after which the output counts as gone
 OUTPUT_LOST = "the sound output went away (the sound server stopped, or the device was removed)"
 OUTPUT_STALLED = f"the sound output stopped responding for {STALL:g} s"
+
+
+class OutputLatency:
+    """The output buffer new streams get, in seconds: `LATENCY`, doubled (up to
+    `MAX_LATENCY`) each time a playback underruns. A machine too busy for a short
+    buffer drops audio in ALSA's recovery (a short call heard for a fraction of its
+    length); the next calls then get the buffer it needs, for the rest of the run."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._value: float | None = None
+
+    @property
+    def value(self) -> float:
+        with self._lock:
+            return LATENCY if self._value is None else self._value
+
+    def underran(self, latency: float) -> None:
+        """A stream opened with `latency` underran: grow the buffer of the next ones."""
+        with self._lock:
+            current = LATENCY if self._value is None else self._value
+            self._value = max(current, min(MAX_LATENCY, latency * 2))
+
+    def reset(self, start: float | None = None) -> None:
+        """Back to `LATENCY` (or to `start`: the tests starve the output on purpose)."""
+        with self._lock:
+            self._value = start
+
+
+output_latency = OutputLatency()
 
 
 class Stream(Protocol):
@@ -128,7 +159,8 @@ class Playback:
     ) -> None:
         self.mix = mix
         self.sample_rate = sample_rate
-        self.feeder = Feeder(mix, round(LATENCY * sample_rate))
+        self.latency = output_latency.value  # what open_output gives the stream below
+        self.feeder = Feeder(mix, round(self.latency * sample_rate))
         self._done = threading.Event()
         self._error: str | None = None
         self._on_close = on_close
@@ -148,6 +180,8 @@ class Playback:
 
         if status.output_underflow:
             self.feeder.underruns += 1
+            if self.feeder.underruns == 1:
+                output_latency.underran(self.latency)
         if not self.feeder.fill(outdata[:, 0]):
             self._ended = True
             raise sd.CallbackStop
@@ -268,7 +302,7 @@ def open_output(device: str | int | None, sample_rate: int) -> StreamOpener:
             samplerate=sample_rate,
             channels=1,
             dtype="float32",
-            latency=LATENCY,
+            latency=output_latency.value,
             device=device,
             callback=callback,
             finished_callback=finished,
