@@ -7,7 +7,10 @@ sink's monitor with `parec` and measure what was really played.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
+import pytest
 
 from narrator.audio.synth import Clip, Line, Voice
 from narrator.script.model import Cue, Pause, Say, Script, Step
@@ -57,3 +60,14 @@ def sample_night() -> Script:
         Pause(2.0),
         Say("Everyone, wake up!"),
     )
+
+
+@pytest.fixture(autouse=True)
+def _default_output_buffer() -> Iterator[None]:
+    """Each test starts with the default output buffer: one that underran under load
+    must not hand its grown buffer (see player.OutputLatency) to the next test."""
+    from narrator.audio.player import output_latency
+
+    output_latency.reset()
+    yield
+    output_latency.reset()
