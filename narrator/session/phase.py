@@ -83,6 +83,7 @@ class PhaseState:
     elapsed: float
     total: float
     error: str | None
+    sounding: bool = False  # a playback is open: the speaker is in use
 
     @property
     def started(self) -> bool:
@@ -337,8 +338,15 @@ class PhaseRunner:
         segment = self._segment()
         return None if segment is None else segment.kind
 
+    def _lengths_now(self) -> list[float]:
+        """Each segment's length; a running timer's as lengthened or shortened."""
+        lengths = list(self._lengths)
+        if self._countdown is not None and 0 <= self._seg < len(lengths):
+            lengths[self._seg] = self._countdown.length
+        return lengths
+
     def _elapsed(self, now: float) -> float:
-        total = sum(self._lengths)
+        total = sum(self._lengths_now())
         if self._status == "finished" or self._seg >= len(self.segments):
             return total
         before = sum(self._lengths[: max(0, self._seg)])
@@ -365,8 +373,9 @@ class PhaseRunner:
             countdown=None if countdown is None else countdown.remaining(now),
             countdown_length=None if countdown is None else countdown.length,
             elapsed=self._elapsed(now),
-            total=sum(self._lengths),
+            total=sum(self._lengths_now()),
             error=self._error,
+            sounding=self._playback is not None,
         )
 
     def _emit(self, kind: EventKind, text: str | None = None) -> None:

@@ -3,7 +3,8 @@
 The app receives its collaborators (engine, clock, settings store, catalog, audio
 choices) so tests build it with a silent engine and a manual clock. It holds the
 flow -- game, players and roles, preview, night, day, next night -- and nothing
-of the game's rules, which live in `Game` and the core.
+of the game's rules or run state: those live in the headless `Session` (the game,
+the settings, the phase being played), which another front end can drive too.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from narrator.rules.catalog import Catalog
 from narrator.session.config import Settings, SettingsStore
 from narrator.session.engine import AudioChoices, Clock, NightEngine, audio_settings
 from narrator.session.game import Game
+from narrator.session.session import Session
 from narrator.tui.commands import NarratorCommands
 from narrator.tui.screens.day import DayScreen
 from narrator.tui.screens.export import ExportDialog
@@ -56,27 +58,34 @@ class NarratorApp(App[int]):
         rng: random.Random | None = None,
     ) -> None:
         super().__init__()
+        self.session = Session(engine, clock, settings, store)
         self.engine = engine
         self.store = store
-        self.settings = settings
         self.catalog = catalog
         self.clock = clock
         self.choices = choices
         self.notice = notice
         self.rng = rng or random.Random()
-        self.game: Game | None = None
         self.audio_problem: str | None = None
+
+    @property
+    def settings(self) -> Settings:
+        return self.session.settings
+
+    @property
+    def game(self) -> Game | None:
+        return self.session.game
 
     def on_mount(self) -> None:
         self.theme = self.settings.theme
-        self.engine.settings = audio_settings(self.settings)
+        self.session.apply_settings()
         self.push_screen(GamesScreen(self.catalog, self.settings.language))
         if self.notice:
             self.notify(self.notice, title="Settings", severity="warning", timeout=15)
         self.check_audio()
 
     def on_unmount(self) -> None:
-        self.engine.close()  # quitting mid-night silences the speaker at once
+        self.session.close()  # quitting mid-night silences the speaker at once
 
     @work(thread=True, group="check")
     def check_audio(self) -> None:
@@ -97,20 +106,14 @@ class NarratorApp(App[int]):
                 screen.set_audio_problem(problem)
 
     def _save(self, settings: Settings) -> None:
-        self.settings = settings
-        self.engine.settings = audio_settings(settings)
-        try:
-            self.store.save(settings)
-        except OSError as exc:
-            self.notify(f"Could not save the settings: {exc}", severity="error")
+        problem = self.session.save_settings(settings)
+        if problem:
+            self.notify(problem, severity="error")
 
     # -- the flow --------------------------------------------------------------------
     def on_games_screen_game_chosen(self, message: GamesScreen.GameChosen) -> None:
-        ruleset = self.catalog.rulesets[message.ruleset_id]
-        self.game = Game.start(ruleset, self.settings.language, self.settings.pace)
-        saved = self.settings.action_times.get(ruleset.id, {})
-        self.game.action_times = {r: t for r, t in saved.items() if r in ruleset.role_ids}
-        self.push_screen(SetupScreen(self.game, self.rng))
+        game = self.session.new_game(self.catalog.rulesets[message.ruleset_id])
+        self.push_screen(SetupScreen(game, self.rng))
 
     def on_setup_screen_preview_requested(self) -> None:
         assert self.game is not None
@@ -129,12 +132,13 @@ class NarratorApp(App[int]):
             self.notify(f"No sound: {self.audio_problem}", severity="error")
             self.on_preview_screen_export_requested()
             return
-        night = NightScreen(self.game, self.engine, self.clock, autostart=True)
-        self.push_screen(night, self._night_over)
+        runner = self.session.open_phase("night", start=False)
+        self.push_screen(NightScreen(self.game, runner, autostart=True), self._night_over)
 
     def _night_over(self, result: str | None) -> None:
         if result == "finished" and self.game is not None:
-            self.push_screen(DayScreen(self.game, self.engine, self.clock, autostart=True))
+            runner = self.session.open_phase("day", start=False)
+            self.push_screen(DayScreen(self.game, runner, autostart=True))
 
     def on_day_screen_next_night_requested(self) -> None:
         assert self.game is not None
@@ -151,6 +155,9 @@ class NarratorApp(App[int]):
         assert self.game is not None
         ruleset = self.game.ruleset.id
         self._save(self.settings.with_action_time(ruleset, message.role_id, message.seconds))
+
+    def on_script_screen_export_requested(self) -> None:
+        self.on_preview_screen_export_requested()
 
     def on_preview_screen_export_requested(self) -> None:
         game = self.game
@@ -183,7 +190,13 @@ class NarratorApp(App[int]):
         settings = settings or self.settings
         try:
             self.engine.settings = audio_settings(settings)
-            self.engine.speak("This is narrator. One, two, three.", settings.language)
+            playback = self.engine.speak("This is narrator. One, two, three.", settings.language)
+            try:
+                playback.wait(30)
+                if playback.error:
+                    raise RuntimeError(playback.error)
+            finally:
+                playback.close()
         except Exception as exc:
             self.call_from_thread(self.notify, f"Test sound failed: {exc}", severity="error")
         finally:
@@ -216,5 +229,5 @@ class NarratorApp(App[int]):
         for screen in self.screen_stack:
             if isinstance(screen, NightScreen | DayScreen):
                 screen.halt()
-        self.engine.close()
+        self.session.close()
         self.exit(0)

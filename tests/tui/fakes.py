@@ -13,7 +13,7 @@ from pathlib import Path
 from narrator.audio.settings import AudioSettings
 from narrator.rules import load_catalog
 from narrator.rules.catalog import Catalog
-from narrator.script import Say, Step
+from narrator.script import Say, Script, Step
 from narrator.session.config import Settings, SettingsStore
 from narrator.session.engine import AudioChoices, NoChoices, SilentEngine, SilentPlayback
 from narrator.tui.app import NarratorApp
@@ -28,6 +28,12 @@ class RecordingEngine(SilentEngine):
         self.problem = problem
         self.spoken: list[str] = []  # speak(): timer warnings, test sound
         self.closed = False
+        self.broken: str | None = None  # play() raises this, as a missing device does
+
+    def play(self, script: Script) -> SilentPlayback:
+        if self.broken:
+            raise RuntimeError(self.broken)
+        return super().play(script)
 
     def check_output(self) -> str | None:
         return self.problem

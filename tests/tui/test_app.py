@@ -8,7 +8,7 @@ from pathlib import Path
 
 from textual.widgets import Input, Select
 
-from narrator.script import Pause
+from narrator.script import Pause, Say
 from narrator.session.engine import SilentEngine
 from narrator.tui.launch import make_app as make_real_app
 from narrator.tui.screens.confirm import ConfirmDialog
@@ -32,18 +32,18 @@ async def test_pause_skip_and_stop_the_night(tmp_path: Path) -> None:
         await pilot.press(*ONUW, "space")
         night = app.screen
         assert isinstance(night, NightScreen)
-        await settle(pilot, lambda: night.playback is not None)
+        await settle(pilot, lambda: night.state().sounding)
         clock.advance(5)  # into the werewolves' wake-up call
         await settle(pilot, lambda: "Werewolves, wake up" in screen_text(app))
         await pilot.press("space")  # pause
-        assert night.paused
-        before = night.step_index
+        assert night.state().paused
+        before = night.state().step
         clock.advance(300)
         await pilot.pause(0.1)
-        assert night.step_index == before and isinstance(app.screen, NightScreen)
+        assert night.state().step == before and isinstance(app.screen, NightScreen)
         assert "paused" in screen_text(app)
         await pilot.press("space", "s")  # resume, then skip to the next call
-        await settle(pilot, lambda: night.step_index is not None and night.step_index > before)
+        await settle(pilot, lambda: night.state().step is not None and night.state().step > before)
         await pilot.press("s")  # and past the werewolves' silence
         await settle(pilot, lambda: "Werewolves, close your eyes." in engine.said("night"))
         assert not [p for p in engine.played("night") if isinstance(p, Pause) and p.role]
@@ -190,11 +190,62 @@ async def test_the_night_ends_under_an_open_dialog_and_the_day_follows(tmp_path:
         await pilot.press(*ONUW, "space")
         night = app.screen
         assert isinstance(night, NightScreen)
-        await settle(pilot, lambda: night.playback is not None)
+        await settle(pilot, lambda: night.state().sounding)
         await pilot.press("escape")
         assert isinstance(app.screen, ConfirmDialog)
         clock.advance(500)
-        await settle(pilot, lambda: night.done)
+        await settle(pilot, lambda: night.state().done)
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("n")
         await settle(pilot, lambda: isinstance(app.screen, DayScreen))
+
+
+@sync
+async def test_a_night_that_cannot_play_stays_with_retry_and_export(tmp_path: Path) -> None:
+    from narrator.tui.screens.day import DayScreen
+
+    app, engine, clock = make_app(tmp_path)
+    engine.broken = "Connection refused by the sound server"
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press(*ONUW, "space")
+        night = app.screen
+        assert isinstance(night, NightScreen)
+        await settle(pilot, lambda: night.state().status == "failed")
+        clock.advance(900)  # it never moves on by itself
+        await pilot.pause(0.3)
+        assert app.screen is night and night.state().status == "failed"
+        text = screen_text(app)
+        assert "The night could not be played: Connection refused by the sound server" in text
+        assert "Retry" in text and "Export" in text
+        await pilot.press("e")
+        assert isinstance(app.screen, ExportDialog)
+        await pilot.press("escape")
+        assert app.screen is night
+        engine.broken = None  # the server is back
+        await pilot.press("r")
+        await run_until(pilot, clock, lambda: isinstance(app.screen, DayScreen), step=5)
+        assert app.game is not None
+        calls = [s.text for s in app.game.script("night").steps if isinstance(s, Say)]
+        assert engine.said("night") == calls  # the whole night, once
+
+
+@sync
+async def test_the_day_left_follows_plus_and_minus_30_seconds(tmp_path: Path) -> None:
+    from narrator.tui.screens.day import DayScreen
+
+    app, _, clock = make_app(tmp_path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press(*ONUW, "space")
+        await run_until(pilot, clock, lambda: isinstance(app.screen, DayScreen), step=5)
+        day = app.screen
+        assert isinstance(day, DayScreen)
+        await run_until(pilot, clock, lambda: day.state().countdown is not None, step=0.5)
+        before = day.state()
+        await pilot.press("plus")
+        after = day.state()
+        assert after.total == before.total + 30 and after.elapsed == before.elapsed
+        await pilot.pause(0.2)
+        left = after.total - after.elapsed
+        assert f"{int(left + 0.999) // 60}:{int(left + 0.999) % 60:02d} left" in screen_text(app)
+        await pilot.press("minus", "minus")
+        assert day.state().total == before.total - 30

@@ -30,18 +30,17 @@ def test_every_game_plays_a_night_and_a_day(ruleset_id: str, tmp_path: Path) -> 
             day = app.screen
             assert isinstance(day, DayScreen)
             for _ in range(400):  # the table goes on at every wait and ends every timer
-                if day.done:
+                if day.state().done:
                     break
-                segment = day.segment
                 # (actions called directly: the keys are covered by the other tests)
-                if segment is not None and segment.kind == "wait":
+                if day.state().waiting:
                     day.action_go_on()
-                elif day.countdown is not None:
+                elif day.state().countdown is not None:
                     day.action_skip()
                 else:
                     clock.advance(30)
                 await pilot.pause(0.01)
-            assert day.done
+            assert day.state().done
             await pilot.pause(0.05)
             assert ("Press n for night 2" in screen_text(app)) == (app.game.ruleset.nights != 1)
 

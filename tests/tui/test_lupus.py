@@ -41,36 +41,30 @@ async def test_lupus_round_into_the_second_night(tmp_path: Path) -> None:
         day = app.screen
         assert isinstance(day, DayScreen)
         # The Master names the victim: the day waits for a key.
-        await run_until(
-            pilot, clock, lambda: day.segment is not None and day.segment.kind == "wait"
-        )
+        await run_until(pilot, clock, lambda: day.state().waiting)
         assert "Tonight's victim" in screen_text(app) or "victim" in screen_text(app)
         await pilot.press("enter")
         # Discussion: three minutes; the table is done early and skips the rest.
-        await run_until(pilot, clock, lambda: day.countdown is not None, step=0.5)
+        await run_until(pilot, clock, lambda: day.state().countdown is not None, step=0.5)
         await pilot.pause(0.15)
         assert day.query_one(Digits).value == "3:00"
         await pilot.press("s")
         # Accusation: wait while the table counts; the tie rule is on screen.
-        await run_until(
-            pilot, clock, lambda: day.segment is not None and day.segment.kind == "wait"
-        )
+        await run_until(pilot, clock, lambda: day.state().waiting)
         text = screen_text(app)
         assert "Accusation" in text
         assert "Tie: " in text and "Tombstone" in text
         await pilot.press("enter")
         # Defence timer, then the ballot countdown.
-        await run_until(pilot, clock, lambda: day.countdown is not None, step=0.5)
+        await run_until(pilot, clock, lambda: day.state().countdown is not None, step=0.5)
         assert "Defence" in screen_text(app)
-        await run_until(
-            pilot, clock, lambda: day.segment is not None and day.segment.kind == "wait"
-        )
+        await run_until(pilot, clock, lambda: day.state().waiting)
         said = engine.said("day")
         go = said.index("Go!")
         assert said[go - 3 : go + 1] == ["One.", "Two.", "Three.", "Go!"]
         assert "Ballot" in screen_text(app)
         await pilot.press("enter")
-        await run_until(pilot, clock, lambda: day.done, step=0.5)
+        await run_until(pilot, clock, lambda: day.state().done, step=0.5)
         assert "The day is over. Press n for night 2." in screen_text(app)
         assert engine.said("day")[-1] == "The day is over, and night falls."
 
@@ -99,12 +93,12 @@ async def test_secret_moon_rounds_and_numbered_turns(tmp_path: Path) -> None:
         await run_until(pilot, clock, lambda: isinstance(app.screen, DayScreen))
         day = app.screen
         assert isinstance(day, DayScreen)
-        await run_until(pilot, clock, lambda: day.countdown is not None, step=0.5)
+        await run_until(pilot, clock, lambda: day.state().countdown is not None, step=0.5)
         await pilot.pause(0.15)
         text = screen_text(app)
         assert "Round 1 · Turn 1" in text
         assert day.query_one(Digits).value == "0:30"
         await pilot.press("s")  # the turn is over early
-        await run_until(pilot, clock, lambda: day.countdown is not None, step=0.5)
+        await run_until(pilot, clock, lambda: day.state().countdown is not None, step=0.5)
         assert "Round 1 · Turn 2" in screen_text(app)
         await settle(pilot, lambda: "Card 2, your turn." in engine.said("day"))

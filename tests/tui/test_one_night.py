@@ -70,19 +70,17 @@ async def test_a_whole_one_night_game(tmp_path: Path) -> None:
         # The day: wake-up, then the five-minute discussion, one more minute asked for.
         day = app.screen
         assert isinstance(day, DayScreen)
-        await run_until(pilot, clock, lambda: day.countdown is not None, step=0.5)
+        await run_until(pilot, clock, lambda: day.state().countdown is not None, step=0.5)
         assert "Discussion" in screen_text(app)
         await pilot.press("plus", "plus")
-        assert day.countdown is not None
-        assert round(day.countdown.remaining(clock.now())) == 360
+        assert day.state().countdown is not None
+        assert round(day.state().countdown or 0) == 360
         await run_until(pilot, clock, lambda: "One minute left." in engine.spoken, step=5)
         await run_until(pilot, clock, lambda: "Ten seconds." in engine.spoken, step=1)
         assert engine.spoken == ["One minute left.", "Ten seconds."]
 
         # The vote countdown: announce, three, two, "one, point"; then the tie rule waits.
-        await run_until(
-            pilot, clock, lambda: day.segment is not None and day.segment.kind == "wait"
-        )
+        await run_until(pilot, clock, lambda: day.state().waiting)
         said = engine.said("day")
         assert said[said.index("Time is up.") + 1 :] == [
             'Get ready to vote. I count down from three; the moment you hear "one", everyone '
@@ -95,7 +93,7 @@ async def test_a_whole_one_night_game(tmp_path: Path) -> None:
         assert "Count the votes" in text
         assert "Tie: A tie for the most votes kills every tied player" in text
         await pilot.press("enter")
-        await settle(pilot, lambda: day.done)
+        await settle(pilot, lambda: day.state().done)
         assert "The game is over. Press g for a new game." in screen_text(app)
         assert app.screen.check_action("next_night", ()) is False
         await pilot.press("g")

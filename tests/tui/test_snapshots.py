@@ -64,7 +64,7 @@ async def _night(pilot: Pilot[Any], clock: ManualClock) -> None:
     app = pilot.app
     night = app.screen
     assert isinstance(night, NightScreen)
-    await settle(pilot, lambda: night.playback is not None)
+    await settle(pilot, lambda: night.state().sounding)
     clock.advance(31)  # one exact jump: the times on screen do not depend on the machine
     await settle(pilot, lambda: "You may look at another" in screen_text(app))
 
@@ -80,7 +80,7 @@ async def _day(pilot: Pilot[Any], clock: ManualClock) -> None:
     await run_until(pilot, clock, lambda: isinstance(app.screen, DayScreen))
     day = app.screen
     assert isinstance(day, DayScreen)
-    await run_until(pilot, clock, lambda: day.countdown is not None, step=0.5)
+    await run_until(pilot, clock, lambda: day.state().countdown is not None, step=0.5)
     clock.advance(75)
 
 
@@ -91,12 +91,10 @@ async def _lupus_accusation(pilot: Pilot[Any], clock: ManualClock) -> None:
     day = app.screen
     assert isinstance(day, DayScreen)
     for _ in range(2):  # the victim, then the discussion (skipped)
-        await run_until(
-            pilot, clock, lambda: day.segment is not None and day.segment.kind != "speech"
-        )
-        await pilot.press("enter" if day.segment and day.segment.kind == "wait" else "s")
+        await run_until(pilot, clock, lambda: day.state().kind in ("timer", "wait"))
+        await pilot.press("enter" if day.state().waiting else "s")
         await pilot.pause(0.05)
-    await run_until(pilot, clock, lambda: day.segment is not None and day.segment.kind == "wait")
+    await run_until(pilot, clock, lambda: day.state().waiting)
     await settle(pilot, lambda: "Accusation" in screen_text(app))
 
 

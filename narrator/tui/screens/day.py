@@ -15,7 +15,8 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Digits, Footer, Label, ProgressBar, Static
 
-from narrator.script import Say, Script, Timer, Wait
+from narrator.script import Say, Timer, Wait
+from narrator.session.phase import PhaseState
 from narrator.session.segments import branch_target, clock, stages
 from narrator.tui.playing import ScriptScreen
 from narrator.tui.widgets.call_view import CallView
@@ -41,9 +42,6 @@ class DayScreen(ScriptScreen):
     class NewGameRequested(Message):
         """The game is over; back to choosing a game."""
 
-    def build_script(self) -> Script:
-        return self.game.script("day")
-
     def compose(self) -> ComposeResult:
         vote = self.game.ruleset.day.vote
         self.stage_names = stages(self.script, vote.style if vote else None)
@@ -62,35 +60,38 @@ class DayScreen(ScriptScreen):
     def script_finished(self) -> None:
         pass  # the table decides: next night or a new game
 
-    def _stage_strip(self) -> str:
+    def _stage_strip(self, state: PhaseState) -> str:
         order: list[str] = []
         for name in self.stage_names:
             short = name.split(" · ")[0]
             if short not in order:
                 order.append(short)
         current = None
-        if self.step_index is not None and self.started and not self.done:
-            current = self.stage_names[self.step_index].split(" · ")[0]
+        if state.step is not None and state.started and not state.done:
+            current = self.stage_names[state.step].split(" · ")[0]
         parts = [f"[reverse] {n} [/]" if n == current else n for n in order]
         return " › ".join(parts)
 
     def refresh_view(self) -> None:
-        self.query_one("#stages", Static).update(self._stage_strip())
+        state = self.state()
+        self.query_one("#stages", Static).update(self._stage_strip(state))
         call = self.query_one(CallView)
         digits = self.query_one("#timer", Digits)
-        now = self.clock.now()
-        digits.display = self.countdown is not None
-        if self.countdown is not None:
-            digits.update(clock(self.countdown.remaining(now)))
-        if not self.started:
+        digits.display = state.countdown is not None
+        if state.countdown is not None:
+            digits.update(clock(state.countdown))
+        paused = " · paused" if state.paused else ""
+        if not state.started:
             call.show("Press space to start the day.", "Ready")
-        elif self.done:
+        elif state.status == "failed":
+            call.show(self.failure_line(state), "Stopped · r to retry")
+        elif state.done:
             if self.game.has_next_night:
                 call.show(f"The day is over. Press n for night {self.game.night + 1}.", "Done")
             else:
                 call.show("The game is over. Press g for a new game.", "Done")
         else:
-            index = self.step_index or 0
+            index = state.step or 0
             step = self.script.steps[index]
             stage = self.stage_names[index]
             if isinstance(step, Wait) and step.branch:
@@ -98,7 +99,7 @@ class DayScreen(ScriptScreen):
             elif isinstance(step, Wait):
                 call.show(step.text, f"{stage} · press enter to go on")
             elif isinstance(step, Timer):
-                call.show(step.label, stage + (" · paused" if self.paused else ""))
+                call.show(step.label, stage + paused)
             else:
                 text = next(
                     (
@@ -108,46 +109,40 @@ class DayScreen(ScriptScreen):
                     ),
                     "…",
                 )
-                call.show(text, stage + (" · paused" if self.paused else ""))
-        total = max(self.total(), 0.001)
-        elapsed = total if self.done else self.elapsed()
-        self.query_one(ProgressBar).update(progress=100 * elapsed / total)
+                call.show(text, stage + paused)
+        total = max(state.total, 0.001)
+        self.query_one(ProgressBar).update(progress=100 * state.elapsed / total)
         self.query_one("#times", Label).update(
-            f"{clock(elapsed)} elapsed · {clock(total - elapsed)} left"
+            f"{clock(state.elapsed)} elapsed · {clock(total - state.elapsed)} left"
         )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "export":
+            return False  # a day has no sound file to make
+        state = self.state()
         if action == "go_on":
-            segment = self.segment
-            return (segment is not None and segment.kind == "wait") or not self.started
+            return state.waiting or not state.started
         if action == "adjust":
-            return self.countdown is not None
+            return state.countdown is not None
         if action == "branch":
-            return branch_target(self.segments, self.segment) is not None
+            return branch_target(self.runner.segments, self.runner.segment) is not None
         if action == "next_night":
-            return self.done and self.game.has_next_night
+            return state.done and self.game.has_next_night
         if action == "new_game":
-            return self.done and not self.game.has_next_night
+            return state.done and not self.game.has_next_night
         return super().check_action(action, parameters)
 
     def action_go_on(self) -> None:
-        if not self.started:
-            self.begin()
-        elif self.segment is not None and self.segment.kind == "wait":
-            self.next_segment()
+        self.runner.go_on()
+        self.refresh_view()
 
     def action_branch(self) -> None:
-        target = branch_target(self.segments, self.segment)
-        if target is not None:
-            for skipped in range(self.seg_index + 1, target):
-                self.lengths[skipped] = 0.0  # not played
-            self.seg_index = target - 1
-            self.next_segment()
+        self.runner.branch()
+        self.refresh_view()
 
     def action_adjust(self, sign: int) -> None:
-        if self.countdown is not None:
-            self.countdown.adjust(sign * ADJUST, self.clock.now())
-            self.refresh_view()
+        self.runner.adjust(sign * ADJUST)
+        self.refresh_view()
 
     def action_next_night(self) -> None:
         self.post_message(self.NextNightRequested())

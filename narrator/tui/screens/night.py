@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Footer, Label, ProgressBar, Static
 
-from narrator.script import Say, Script
+from narrator.script import Say
 from narrator.session.segments import clock
 from narrator.tui.playing import ScriptScreen
 from narrator.tui.widgets.call_view import CallView
@@ -18,9 +18,6 @@ from narrator.tui.widgets.call_view import CallView
 
 class NightScreen(ScriptScreen):
     """The night of `game.night`: calls, silences and the tapping bed."""
-
-    def build_script(self) -> Script:
-        return self.game.script("night")
 
     def compose(self) -> ComposeResult:
         game = self.game
@@ -38,28 +35,29 @@ class NightScreen(ScriptScreen):
         yield Footer()
 
     def refresh_view(self) -> None:
+        state = self.state()
         call = self.query_one(CallView)
-        if not self.started:
+        if not state.started:
             call.show(
                 f"Press space to start night {self.game.night}, then close your eyes.",
                 "Ready",
             )
-        elif self.done:
+        elif state.status == "failed":
+            call.show(self.failure_line(state), "Stopped · r to retry · e to export")
+        elif state.done:
             call.show("The night is over.", "Done")
         else:
-            index = self.step_index or 0
+            index = state.step or 0
             text, role = "", None
             for step in self.script.steps[: index + 1]:
                 if isinstance(step, Say):
                     text, role = step.text, step.role
             who = self.game.name(role) if role else "Everyone"
-            if self.paused:
+            if state.paused:
                 who += " · paused"
             call.show(text or "…", who)
-        total = max(self.total(), 0.001)
-        elapsed = self.elapsed() if self.started else 0.0
-        if self.done:
-            elapsed = total
+        total = max(state.total, 0.001)
+        elapsed = state.elapsed if state.started else 0.0
         self.query_one(ProgressBar).update(progress=100 * elapsed / total)
         self.query_one("#times", Label).update(
             f"{clock(elapsed)} elapsed · {clock(total - elapsed)} left"
