@@ -12,6 +12,7 @@ import random
 import re
 from dataclasses import dataclass, field, replace
 
+from narrator.i18n import gettext
 from narrator.rules import (
     Ruleset,
     SelectionError,
@@ -67,6 +68,9 @@ def build_script(ruleset: Ruleset, plan: Plan) -> Script:
         raise SelectionError(report.errors[0])
     ctx = _Context(ruleset, plan)
     steps = ctx.night() if plan.phase == "night" else ctx.day()
+    if plan.phase == "night":
+        night = gettext(plan.lang, "Night {night}").format(night=plan.night)
+        ctx.stages = [night] * len(steps)
     order = {r: i for i, r in enumerate(ruleset.role_ids)}
     defaults = {o.id: o.default for o in ruleset.options}
     return Script(
@@ -79,6 +83,7 @@ def build_script(ruleset: Ruleset, plan: Plan) -> Script:
         steps=tuple(steps),
         warnings=report.warnings,
         rounds=ruleset.rounds is not None,
+        stages=tuple(ctx.stages),
         seed=plan.seed,
         choices=tuple(ctx.choices),
         options=tuple((k, v) for k, v in plan.options if defaults.get(k) != v),
@@ -136,6 +141,7 @@ class _Context:
         )
         self.choices: list[Choice] = []
         self.round: int | None = None
+        self.stages: list[str] = []  # the stage of each step, in the plan's language
         self.turn: int | None = None
 
     def holds(self, when: Condition) -> bool:
@@ -298,11 +304,20 @@ class _Context:
 
     def day(self) -> list[Step]:
         day = self.ruleset.day
+        t = self.t
         steps = self.spec(day.opening)
+        self.name_stage(steps, t("Wake-up"))
         if self.ruleset.rounds is not None:
-            steps += self.rounds()
+            rounds = self.rounds()
+            for step in rounds:
+                name = t("Round {round}").format(round=step.round)
+                if step.turn is not None:
+                    name += " · " + t("Turn {turn}").format(turn=step.turn)
+                self.stages.append(name)
+            steps += rounds
         if day.discussion is not None:
             steps += self.timer(day.discussion, self.plan.discussion_seconds)
+            self.name_stage(steps, self.words(day.discussion.label))
         vote = day.vote
         if vote is not None:
             if vote.style == "accusation_ballot" and vote.defence is not None:
@@ -311,15 +326,27 @@ class _Context:
                     steps += self.spec(vote.accusation_wait)
                 else:
                     steps.append(Wait(self.words(vote.tie_rule), None))
+                self.name_stage(steps, t("Accusation"))
                 steps += self.timer(vote.defence)
+                self.name_stage(steps, self.words(vote.defence.label))
             steps += self.countdown(vote.ballot)
             steps.append(Wait(f"{self.words(vote.result)} {self.words(vote.tie_rule)}", None))
+            self.name_stage(steps, t("Ballot") if vote.style == "accusation_ballot" else t("Vote"))
         closing = len(steps)
         steps += self.spec(day.closing)
+        self.name_stage(steps, t("Nightfall"))
         return [
             replace(s, branch_to=closing) if isinstance(s, Wait) and s.branch_to == -1 else s
             for s in steps
         ]
+
+    def t(self, message: str) -> str:
+        """The app's own word for `message` in the plan's language (stage names)."""
+        return gettext(self.lang, message)
+
+    def name_stage(self, steps: list[Step], name: str) -> None:
+        """Name every step added since the last call `name`."""
+        self.stages += [name] * (len(steps) - len(self.stages))
 
     def rounds(self) -> list[Step]:
         rounds = self.ruleset.rounds

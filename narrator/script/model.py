@@ -125,6 +125,9 @@ class Script:
     steps: tuple[Step, ...]
     warnings: tuple[str, ...] = ()
     rounds: bool = False
+    # The part of the night or day each step belongs to ("Accusation", "Round 2 ·
+    # Turn 3"), in the script's language: what a front end shows as its stages.
+    stages: tuple[str, ...] = ()
     seed: int | None = None  # what the random choices were drawn from
     choices: tuple[Choice, ...] = ()  # the random choices made for this script
     options: tuple[tuple[str, float], ...] = ()  # the options that differ from the default
@@ -178,6 +181,7 @@ def script_to_dict(script: Script) -> dict[str, Any]:
         "players": script.players,
         "roles": dict(script.roles),
         "warnings": list(script.warnings),
+        "stages": list(script.stages),
         "seed": script.seed,
         "choices": [
             {"role": c.role, "order": c.order, "index": c.index, "text": c.text}
@@ -224,6 +228,7 @@ def script_from_dict(data: dict[str, Any]) -> Script:
         steps=tuple(step_from_dict(s) for s in data["steps"]),
         warnings=tuple(data.get("warnings", ())),
         rounds=any("round" in s for s in data["steps"]),
+        stages=tuple(str(n) for n in data.get("stages", ())),
         seed=data.get("seed"),
         choices=tuple(
             Choice(c.get("role"), str(c["order"]), int(c["index"]), str(c["text"]))

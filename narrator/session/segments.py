@@ -114,31 +114,6 @@ def branch_target(segments: list[Segment], segment: Segment | None) -> int | Non
     )
 
 
-def stages(script: Script, style: str | None) -> list[str]:
-    """A short name for the part of the day each step belongs to (shown on screen)."""
-    if script.phase == "night":
-        return [f"Night {script.night}"] * len(script.steps)
-    names: list[str] = []
-    current = "Wake-up"
-    timers = 0
-    for step in script.steps:
-        if script.rounds and step.round is not None:
-            names.append(f"Round {step.round}" + (f" · Turn {step.turn}" if step.turn else ""))
-            continue
-        if isinstance(step, Timer):
-            timers += 1
-            current = step.label or ("Discussion" if timers == 1 else "Defence")
-        elif timers >= 1 and current not in ("Accusation", "Ballot", "Vote"):
-            if style == "accusation_ballot" and timers == 1:
-                current = "Accusation"
-            elif style == "accusation_ballot":
-                current = "Ballot"
-            elif style == "countdown":
-                current = "Vote"
-        names.append(current)
-    return names
-
-
 def clock(seconds: float) -> str:
     whole = max(0, int(seconds + 0.999))
     return f"{whole // 60}:{whole % 60:02d}"

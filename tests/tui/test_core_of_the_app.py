@@ -12,7 +12,7 @@ from narrator.rules import load_catalog
 from narrator.script import Pause, Say, Script, Timer, TimerWarning, Wait
 from narrator.session.config import Settings, SettingsStore
 from narrator.session.game import Game
-from narrator.session.segments import Countdown, segments, stages
+from narrator.session.segments import Countdown, segments
 
 CATALOG = load_catalog(Path("/nonexistent"))
 
@@ -86,14 +86,6 @@ def test_the_day_is_cut_into_speech_timers_and_waits() -> None:
         ("speech", 3, 1),
         ("wait", 4, 1),
         ("speech", 5, 1),
-    ]
-    assert stages(script, "countdown") == [
-        "Wake-up",
-        "Wake-up",
-        "Discussion",
-        "Vote",
-        "Vote",
-        "Vote",
     ]
 
 

@@ -17,7 +17,7 @@ from textual.widgets import Digits, Footer, Label, ProgressBar, Static
 
 from narrator.script import Say, Timer, Wait
 from narrator.session.phase import PhaseState
-from narrator.session.segments import branch_target, clock, stages
+from narrator.session.segments import branch_target, clock
 from narrator.tui.playing import ScriptScreen
 from narrator.tui.widgets.call_view import CallView
 
@@ -44,7 +44,8 @@ class DayScreen(ScriptScreen):
 
     def compose(self) -> ComposeResult:
         vote = self.game.ruleset.day.vote
-        self.stage_names = stages(self.script, vote.style if vote else None)
+        # The core names each step's stage, in the game's language.
+        self.stage_names = list(self.script.stages) or [""] * len(self.script.steps)
         what = "Rounds" if self.script.rounds else f"Day {self.game.night}"
         yield Static(f"{what} · {self.game.title}", id="title")
         yield Static("", id="stages")
