@@ -35,6 +35,7 @@ def test_script_json_has_the_documented_shape(capsys: pytest.CaptureFixture[str]
         "players",
         "roles",
         "warnings",
+        "stages",
         "seed",
         "choices",
         "options",
