@@ -2,7 +2,7 @@
 
 The output formats are a contract (other tools drive them): see README.md. Exit 0 on
 success, 2 on bad input (one line on stderr: what, where, how to fix), 3 when a
-sound part is missing. Never a traceback. Audio and Textual are imported only by
+sound part is missing or the sound output fails during `play`. Never a traceback. Audio and Textual are imported only by
 the commands that need them, so `narrator script` starts in milliseconds.
 """
 
@@ -55,13 +55,18 @@ class _Parser(argparse.ArgumentParser):
 def _between(kind: type[float] | type[int], low: float, high: float) -> Any:
     """An argparse type: a finite `kind` from `low` to `high` (NaN and inf refused)."""
 
+    def shown(bound: float) -> str:
+        return f"{bound:g}" if kind is float else str(int(bound))
+
     def parse(text: str) -> float | int:
         try:
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
         if not math.isfinite(value) or not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text} is out of range; choose {low:g} to {high:g}")
+            raise argparse.ArgumentTypeError(
+                f"{text} is out of range; choose {shown(low)} to {shown(high)}"
+            )
         return value
 
     return parse
@@ -178,7 +183,9 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--host", metavar="ADDRESS", help="interface to serve on (default: the local network's)"
     )
-    parser.add_argument("--port", type=int, default=8765, help="0 = any free port")
+    parser.add_argument(
+        "--port", type=_between(int, 0, 65535), default=8765, help="0 = any free port"
+    )
     parser.add_argument("--no-audio", action="store_true", help="no voice (a silent table)")
     parser.add_argument("--game", type=Path, metavar="FILE", help="the saved game file")
     parser.add_argument("--resume", action="store_true", help="resume the game saved in --game")

@@ -180,3 +180,12 @@ def test_a_newline_in_an_argument_is_escaped_in_the_one_line_error() -> None:
         "narrator script: argument --players: invalid int value: '5\\n6' "
         "(see narrator script --help)\n"
     )
+
+
+def test_a_port_out_of_range_is_bad_input_not_an_internal_error() -> None:
+    run = narrator("table", "onuw", "--no-audio", "--port", "99999")
+    assert (run.returncode, run.stdout) == (2, "")
+    assert run.stderr == (
+        "narrator table: argument --port: 99999 is out of range; choose 0 to 65535 "
+        "(see narrator table --help)\n"
+    )
