@@ -2,8 +2,9 @@
 
 The output formats are a contract (other tools drive them): see README.md. Exit 0 on
 success, 2 on bad input (one line on stderr: what, where, how to fix), 3 when a
-sound part is missing or the sound output fails during `play`. Never a traceback. Audio and Textual are imported only by
-the commands that need them, so `narrator script` starts in milliseconds.
+sound part is missing or the sound output fails during `play`. Never a traceback.
+Audio and Textual are imported only by the commands that need them, so `narrator
+script` starts in milliseconds.
 """
 
 from __future__ import annotations

@@ -6,9 +6,10 @@ is only possible if the loader remembers line 42.
 
 It also refuses what no ruleset needs and a hostile file uses: nesting deeper than
 `MAX_DEPTH` (PyYAML composes recursively: 1,000 levels is a RecursionError) and
-aliases that expand to more than `MAX_VALUES` values (a "billion laughs" bomb is
-tiny as a tree but endless to walk, print or copy). Both are measured while the
-document is composed, before anything is built from it.
+more than `MAX_NODES` values, and aliases that expand to more than `MAX_VALUES`
+values (a "billion laughs" bomb is tiny as a tree but endless to walk, print or
+copy). All three are measured while the document is composed, before anything is
+built from it.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from narrator.rules.errors import RulesetError
 
 MAX_DEPTH = 32  # the shipped rulesets nest 7 deep
-MAX_VALUES = 100_000  # values after expanding aliases; the shipped ones hold < 1,000
+MAX_NODES = 20_000  # values written in the file; the shipped ones hold < 1,000
+MAX_VALUES = 100_000  # values after expanding aliases
 
 
 class Located(dict[str, Any]):
@@ -40,6 +42,7 @@ class _Loader(yaml.SafeLoader):
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
         self._depth = 0
+        self._nodes = 0  # values composed so far, aliases not expanded
         self._sizes: dict[int, int] = {}  # id(node) -> values under it, aliases expanded
 
     def compose_node(self, parent: Node | None, index: Any) -> Node | None:
@@ -51,6 +54,15 @@ class _Loader(yaml.SafeLoader):
                 None,
                 line,
             )
+        if not isinstance(event, AliasEvent):
+            self._nodes += 1
+            if self._nodes > MAX_NODES:
+                # Stop early: PyYAML is pure Python here, a million values take minutes.
+                raise RulesetError(
+                    f"the file holds more than {MAX_NODES:,} values; a ruleset needs far fewer",
+                    None,
+                    line,
+                )
         self._depth += 1
         try:
             node = super().compose_node(parent, index)
