@@ -29,7 +29,7 @@ from narrator.audio.mixer import (
     lines_of,
     to_rate,
 )
-from narrator.audio.player import OpenOutput, Playback, open_output
+from narrator.audio.player import OpenOutput, Playback, StreamOpener, open_output
 from narrator.audio.settings import AudioSettings
 from narrator.audio.synth import (
     CachedSynthesizer,
@@ -41,6 +41,11 @@ from narrator.audio.synth import (
 from narrator.script.model import Cue, Say, Script, Step, Timer
 
 
+def _device_output(device: str | int | None, sample_rate: int) -> StreamOpener:
+    """PortAudio on the configured device, resolved (and refused if unknown) first."""
+    return open_output(resolve_device(device), sample_rate)
+
+
 class AudioEngine:
     """Speech, bed, mixer and player behind one small surface."""
 
@@ -50,11 +55,11 @@ class AudioEngine:
         cache_dir: Path | None = None,
         *,
         synthesizer: Synthesizer | None = None,
-        open_stream: OpenOutput = open_output,
+        open_stream: OpenOutput | None = None,
     ) -> None:
         self._settings = settings
         # How a playback gets its device stream: PortAudio, or a test's own.
-        self._open_stream = open_stream
+        self._open_stream: OpenOutput = open_stream or _device_output
         # platformdirs honours XDG_CACHE_HOME on Linux.
         self.cache_dir = cache_dir or Path(platformdirs.user_cache_dir("narrator"))
         self._inner = synthesizer
@@ -174,7 +179,7 @@ class AudioEngine:
     def play(self, script: Script) -> Playback:
         """Start playing at once; the rest of the night renders ahead of the playhead."""
         settings = self._settings
-        device = resolve_device(settings.device)
+        opener = self._open_stream(settings.device, SAMPLE_RATE)  # checks the device first
         mix = self._builder(script, settings)
         steps = script.steps
         first = next(
@@ -185,7 +190,7 @@ class AudioEngine:
             mix.add(index, steps[index], self._clips(steps[index], script.lang, settings))
         if ready == len(steps):
             mix.finish()
-        playback = Playback(mix, self._open_stream(device, SAMPLE_RATE), SAMPLE_RATE)
+        playback = Playback(mix, opener, SAMPLE_RATE)
         with self._lock:
             ended = [p for p in self._playing if p.finished]
             self._playing = [p for p in self._playing if not p.finished] + [playback]

@@ -88,6 +88,7 @@ class Feeder:
         self.pos = 0  # next frame to hand to the device
         self.paused = False
         self.skip_from: int | None = None
+        self.skipped_to = 0  # the call the last skip went to (a second skip goes past it)
         self.drained = 0  # frames of silence sent after the end
         self.underruns = 0  # blocks PortAudio reported as output underflow
         self.starved = 0  # blocks the render-ahead had not reached yet
@@ -106,7 +107,10 @@ class Feeder:
 
     def skip(self) -> None:
         with self.lock:
-            self.skip_from = max(0, self.pos - self.latency_frames)
+            # From what the listener hears -- or from the call a skip just went to and
+            # the device buffer has not let them hear yet: skipping twice, quickly,
+            # skips two calls instead of going back to the same one again and again.
+            self.skip_from = max(0, self.pos - self.latency_frames, self.skipped_to)
 
     def _apply_skip(self) -> None:
         if self.skip_from is None:
@@ -114,6 +118,7 @@ class Feeder:
         for event in self.mix.events:
             if event.kind == "say" and event.start > self.skip_from:
                 self.pos = event.start
+                self.skipped_to = event.start
                 self.skip_from = None
                 return
         if self.mix.length is not None:

@@ -516,7 +516,7 @@ class PhaseRunner:
                 if step != self._step:
                     self._step = step
                     self._emit("step")
-            if playback.finished:
+            if playback.wait(0):  # (the real one fails a stalled output here)
                 self._playback = None
                 self._base = None
                 ended.append(playback)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -181,26 +184,81 @@ def test_bed_has_human_timing_and_no_long_gap() -> None:
     assert np.std(gaps) / np.mean(gaps) > 0.3  # not a metronome: no loop to hear
 
 
-def test_play_and_render_give_the_same_samples(engine: AudioEngine) -> None:
-    """The render-ahead (step by step, read while growing) equals the one-shot mix."""
+class PulledStream:
+    """A device stream the test pulls block by block (the `Stream` contract)."""
+
+    def __init__(self, callback: Callable[..., None], finished: Callable[[], None]) -> None:
+        self.callback = callback
+        self.finished = finished
+        self.started = self.closed = False
+
+    def start(self) -> None:
+        self.started = True
+
+    def abort(self, ignore_errors: bool = True) -> None:
+        pass
+
+    def close(self, ignore_errors: bool = True) -> None:
+        self.closed = True
+
+    def pull(self, frames: int) -> tuple[np.ndarray, bool]:
+        """One block, and whether the stream goes on after it."""
+        import sounddevice as sd
+
+        out = np.zeros((frames, 1), np.float32)
+        try:
+            self.callback(out, frames, None, SimpleNamespace(output_underflow=False))
+        except sd.CallbackStop:
+            self.finished()
+            return out[:, 0], False
+        return out[:, 0], True
+
+
+def test_play_renders_ahead_and_plays_exactly_the_render(tmp_path: Path) -> None:
+    """Through `AudioEngine.play()`: the stream reads the night while the render-ahead
+    is still making it, and hears the very samples of the one-shot render."""
+
+    class SlowSynth(FakeSynth):
+        def synthesize(self, line: Line) -> Clip:
+            time.sleep(0.05)
+            return super().synthesize(line)
+
+    streams: list[PulledStream] = []
+
+    def open_stream(device: object, rate: int) -> Callable[..., PulledStream]:
+        def opener(callback: Callable[..., None], finished: Callable[[], None]) -> PulledStream:
+            streams.append(PulledStream(callback, finished))
+            return streams[-1]
+
+        return opener
+
     script = sample_night()
-    whole = engine.render(script)
-    mix = MixBuilder(SAMPLE_RATE, bed=engine._bed(script, engine.settings), capacity=1)
-    feeder = Feeder(mix, latency_frames=2205)
-    heard: list[np.ndarray] = []
-    block = np.zeros(551, np.float32)
-    for index, step in enumerate(script.steps):
-        mix.add(index, step, engine._clips(step, "en", engine.settings))
-        for _ in range(3):
-            feeder.fill(block)
-            heard.append(block.copy())
-    mix.finish()
-    while feeder.fill(block):
-        heard.append(block.copy())
-    played = np.concatenate(heard)
-    played = played[: len(whole.samples)]
-    assert np.array_equal(played, whole.samples)
-    assert feeder.starved == 0
+    engine = AudioEngine(
+        AudioSettings(), cache_dir=tmp_path, synthesizer=SlowSynth(), open_stream=open_stream
+    )
+    playback = engine.play(script)
+    (stream,) = streams
+    assert stream.started
+    block, blocks, grew = 551, [], False
+    more = True
+    deadline = time.monotonic() + 30
+    while more:
+        mix = playback.mix
+        while mix.length is None and mix.committed < playback.feeder.pos + block:
+            assert time.monotonic() < deadline, "the render-ahead stalled"
+            time.sleep(0.001)
+        grew = grew or mix.length is None
+        samples, more = stream.pull(block)
+        blocks.append(samples)
+    assert grew  # some blocks were read while the night was still being rendered
+    assert playback.wait(1) and playback.error is None
+    assert playback.feeder.starved == 0
+    whole = AudioEngine(AudioSettings(), cache_dir=tmp_path, synthesizer=FakeSynth()).render(script)
+    played = np.concatenate(blocks)
+    assert np.array_equal(played[: len(whole.samples)], whole.samples)
+    assert not played[len(whole.samples) :].any()  # then only the drain's silence
+    playback.close()
+    assert stream.closed
 
 
 def test_feeder_waits_for_the_render_instead_of_skipping_ahead() -> None:

@@ -1,0 +1,90 @@
+"""Every playback has one owner and one end: connections, fds and threads stay flat.
+
+Real engine, real PulseAudio server: nights run by the session's PhaseRunner to
+their end, stopped half way, skipped through, day warnings spoken, a Secret Moon
+style run of short turns -- and after the first, the sound server's clients, this
+process's open files and its threads come back to the same numbers every time.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from narrator.audio import AudioEngine, AudioSettings
+from narrator.script import Pause, Say, Script, Step, Timer, TimerWarning
+from narrator.session import PhaseRunner, SystemClock
+from tests.audio.conftest import FakeSynth
+from tests.audio.soundserver import SoundServer
+
+pytestmark = pytest.mark.audio
+
+
+def clients(server: SoundServer) -> int:
+    out = subprocess.run(
+        ["pactl", "list", "short", "clients"],
+        env=server.env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=10,
+    )
+    return len([row for row in out.stdout.splitlines() if row.strip()])
+
+
+def counts(server: SoundServer) -> tuple[int, int, int]:
+    time.sleep(0.3)  # let PortAudio's threads and the server's bookkeeping settle
+    return clients(server), len(os.listdir("/proc/self/fd")), threading.active_count()
+
+
+def _script(*steps: Step, phase: str = "night") -> Script:
+    return Script("test", phase, 1, "en", 5, (), tuple(steps))  # type: ignore[arg-type]
+
+
+def _run(runner: PhaseRunner, action: str) -> None:
+    runner.start()
+    deadline = time.monotonic() + 20
+    while not runner.state().done:
+        assert time.monotonic() < deadline, runner.state()
+        state = runner.state()
+        if action == "stop" and state.sounding and (state.step or 0) >= 1:
+            runner.stop()
+        elif action == "skip" and state.sounding:
+            runner.skip()
+        time.sleep(0.02)
+    assert runner.state().error is None
+    runner.close()
+
+
+def test_nights_days_and_turns_leave_nothing_open(
+    sound_server: SoundServer, tmp_path: Path
+) -> None:
+    engine = AudioEngine(AudioSettings(), tmp_path, synthesizer=FakeSynth())
+    clock = SystemClock()
+    night = _script(Say("Close your eyes."), Pause(0.3), Say("Wolves."), Pause(5), Say("Wake."))
+    day = _script(
+        Say("Good morning."),
+        Timer(1.2, "Talk", warnings=(TimerWarning(1.0, "One second."),), end="Time."),
+        phase="day",
+    )
+    turns = _script(*(Say(f"Turn {i}.") for i in range(4)), phase="day")
+    seen: list[tuple[int, int, int]] = []
+    try:
+        for round_ in range(6):
+            _run(PhaseRunner(night, engine, clock), ["end", "stop", "skip"][round_ % 3])
+            _run(PhaseRunner(day, engine, clock), "end")
+            _run(PhaseRunner(turns, engine, clock), "skip")
+            line = engine.speak("Test sound.", "en")
+            assert line.wait(10)
+            line.close()
+            seen.append(counts(sound_server))
+    finally:
+        engine.close()
+    first = seen[0]
+    assert all(s == first for s in seen[1:]), seen  # flat after the first round
+    assert not [t for t in threading.enumerate() if t.name == "narrator-phase"]
