@@ -45,8 +45,9 @@ class Voice(Protocol):
 
 
 class SessionVoice:
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, *, own_engine: bool = True) -> None:
         self.session = session
+        self.own_engine = own_engine
         self.said: list[str] = []
         self.errors: list[str] = []
         self.heard: list[str] = []  # lines whose playback ended without an error
@@ -81,6 +82,8 @@ class SessionVoice:
     def close(self) -> None:
         """Stop talking now (lines not yet spoken are dropped) and end the session."""
         with self._lock:
+            if self._closing:
+                return
             self._closing = True
             playing = self._playing
         if playing is not None:
@@ -88,7 +91,10 @@ class SessionVoice:
         self._lines.put(None)
         self._thread.join(timeout=10)
         self._unsubscribe()
-        self.session.close()
+        if self.own_engine:
+            self.session.close()
+        else:  # the app's engine lives on after the table
+            self.session.close_phase()
 
     def _event(self, event: PhaseEvent) -> None:
         if event.state.phase != "night":

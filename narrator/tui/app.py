@@ -67,6 +67,9 @@ class NarratorApp(App[int]):
         self.notice = notice
         self.rng = rng or random.Random()
         self.audio_problem: str | None = None
+        # Table mode: the interface to serve the phones on (None: the local network's).
+        self.table_address: str | None = None
+        self.table_port = 8765
 
     @property
     def settings(self) -> Settings:
@@ -114,6 +117,16 @@ class NarratorApp(App[int]):
     def on_games_screen_game_chosen(self, message: GamesScreen.GameChosen) -> None:
         game = self.session.new_game(self.catalog.rulesets[message.ruleset_id])
         self.push_screen(SetupScreen(game, self.rng))
+
+    def on_games_screen_table_requested(self, message: GamesScreen.TableRequested) -> None:
+        from narrator.tui.table_mode import table_screen
+
+        try:
+            screen = table_screen(self, self.catalog.rulesets[message.ruleset_id])
+        except Exception as exc:  # a game in play saved, no aiohttp: one line, stay here
+            self.notify(str(exc), title="Table", severity="error", timeout=15)
+            return
+        self.push_screen(screen)
 
     def on_setup_screen_preview_requested(self) -> None:
         assert self.game is not None

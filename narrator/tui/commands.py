@@ -27,6 +27,7 @@ COMMANDS: tuple[tuple[str, str, str, str | None], ...] = (
     ("Export the night to a sound file", "WAV, FLAC, OGG or MP3", "screen.export", "action_export"),
     ("Change language", "Cycle the languages of this game", "screen.language", "action_language"),
     ("Next night", "After the day: the next night", "screen.next_night", "action_next_night"),
+    ("Table mode (phones)", "Deal and vote on the players' phones", "screen.table", "action_table"),
     ("Quit", "Stop the sound and leave", "app.quit", None),
 )
 

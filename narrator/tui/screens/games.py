@@ -20,9 +20,19 @@ from narrator.rules.catalog import Catalog
 
 
 class GamesScreen(Screen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "choose", "Choose", show=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "choose", "Choose", show=True),
+        Binding("t", "table", "Table (phones)", show=True),
+    ]
 
     class GameChosen(Message):
+        def __init__(self, ruleset_id: str) -> None:
+            super().__init__()
+            self.ruleset_id = ruleset_id
+
+    class TableRequested(Message):
+        """Play the highlighted game with the players' phones (the Table mode)."""
+
         def __init__(self, ruleset_id: str) -> None:
             super().__init__()
             self.ruleset_id = ruleset_id
@@ -57,7 +67,10 @@ class GamesScreen(Screen[None]):
             options.append(Option(line, disabled=True))
         yield OptionList(*options, id="games")
         yield Static("", id="about")
-        yield Static("Enter: choose · F2: settings · F1: help · Ctrl+P: commands", id="hint")
+        yield Static(
+            "Enter: choose · T: table (phones) · F2: settings · F1: help · Ctrl+P: commands",
+            id="hint",
+        )
         yield Footer()
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -76,3 +89,8 @@ class GamesScreen(Screen[None]):
         option = self.query_one(OptionList).highlighted_option
         if option is not None and option.id is not None:
             self.post_message(self.GameChosen(option.id))
+
+    def action_table(self) -> None:
+        option = self.query_one(OptionList).highlighted_option
+        if option is not None and option.id is not None:
+            self.post_message(self.TableRequested(option.id))
