@@ -25,7 +25,7 @@ import soundfile as sf
 from narrator.audio.mixer import Timeline
 
 BLOCK = 16384  # frames per write
-TIMELINE_KEYS = {"sample_rate", "duration", "events"}  # Timeline.to_dict()
+TIMELINE_KEYS = {"sample_rate", "duration", "events"}  # what Timeline.to_dict() always has
 MAX_TIMELINE_BYTES = 64_000_000  # a timeline we would overwrite is read to be sure
 
 # suffix -> (libsndfile format, subtype)
@@ -156,7 +156,7 @@ def is_timeline(path: Path) -> bool:
         data = json.loads(path.read_bytes())
     except (OSError, ValueError):  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         return False
-    return isinstance(data, dict) and set(data) == TIMELINE_KEYS
+    return isinstance(data, dict) and TIMELINE_KEYS <= set(data)
 
 
 def _reason(exc: BaseException) -> str:
