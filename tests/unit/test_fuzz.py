@@ -147,3 +147,36 @@ def test_any_number_anywhere_is_refused_or_gives_a_finite_script(
         return
     json.dumps(script_to_dict(script), allow_nan=False)
     assert all(math.isfinite(getattr(s, "seconds", 0.0)) for s in script.steps)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 400), st.sampled_from(["[", "{k: "]))
+def test_any_nesting_parses_or_is_one_line_about_depth(depth: int, opener: str) -> None:
+    closer = "]" if opener == "[" else "}"
+    text = "a: " + opener * depth + closer * depth + "\n"
+    try:
+        read_yaml(text, PATH)
+    except RulesetError as exc:
+        assert depth > 20
+        assert (
+            str(exc)
+            == "fuzz.yaml:1: nested more than 32 levels deep; a ruleset never needs that many"
+        )
+    else:
+        assert depth <= 31
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 12))
+def test_aliases_parse_or_are_one_line_about_their_expansion(levels: int, fan: int) -> None:
+    lines = ["l0: &l0 [" + ", ".join(["x"] * fan) + "]"]
+    for level in range(1, levels):
+        lines.append(f"l{level}: &l{level} [" + ", ".join([f"*l{level - 1}"] * fan) + "]")
+    expanded = sum(fan**k for k in range(1, levels + 1))  # every list, expanded
+    try:
+        read_yaml("\n".join(lines) + "\n", PATH)
+    except RulesetError as exc:
+        assert expanded > 100_000 // 2
+        assert "expand to more than 100,000 values" in str(exc)
+    else:
+        assert expanded <= 100_000
