@@ -156,7 +156,7 @@ def is_timeline(path: Path) -> bool:
         data = json.loads(path.read_bytes())
     except (OSError, ValueError):  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         return False
-    return isinstance(data, dict) and TIMELINE_KEYS <= set(data)
+    return isinstance(data, dict) and set(data) >= TIMELINE_KEYS
 
 
 def _reason(exc: BaseException) -> str:

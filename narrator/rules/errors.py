@@ -13,6 +13,9 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     return f"; did you mean '{close[0]}'?" if close else ""
 
 
+MAX_MESSAGE = 400  # characters of a ruleset error after its file:line
+
+
 def one_line(text: str) -> str:
     """`text` with every newline or other control character escaped (\\n, \\x1b): an
     argument or a key quoted in an error may hold one, and the error is one line."""
@@ -36,7 +39,11 @@ class RulesetError(NarratorError):
         where = ""
         if self.path is not None:
             where = f"{self.path}:{self.line}: " if self.line else f"{self.path}: "
-        return one_line(f"{where}{self.message}")
+        message = one_line(self.message)
+        if len(message) > MAX_MESSAGE:  # a whole list quoted back: keep the line readable
+            half = MAX_MESSAGE // 2
+            message = f"{message[:half]} ... {message[-half:]}"
+        return one_line(where) + message
 
 
 class UnknownRuleset(NarratorError):

@@ -189,3 +189,14 @@ def test_a_port_out_of_range_is_bad_input_not_an_internal_error() -> None:
         "narrator table: argument --port: 99999 is out of range; choose 0 to 65535 "
         "(see narrator table --help)\n"
     )
+
+
+def test_a_huge_value_quoted_back_keeps_the_error_line_short(tmp_path: Path) -> None:
+    text = (HERE / "minimal.yaml").read_text()
+    long = tmp_path / "long.yaml"
+    long.write_text(text.replace("    order: 1\n", f"    order: [{', '.join(['ab'] * 5000)}]\n", 1))
+    run = narrator("check", str(long))
+    assert (run.returncode, run.stdout) == (2, "")
+    assert run.stderr.startswith(f"narrator: {long}:18: 'order' of role 'wolf' must look like ")
+    assert " ... " in run.stderr and run.stderr.endswith("'ab', 'ab']\n")
+    assert len(run.stderr) < 500 + len(str(long))
