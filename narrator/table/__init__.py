@@ -9,6 +9,7 @@ and the phone page that drive it. Never imports Textual.
 from __future__ import annotations
 
 from narrator.table.errors import TableError
-from narrator.table.state import Event, Options, Seat, Table, load_saved, save
+from narrator.table.saved import load_saved, save
+from narrator.table.state import Event, Options, Seat, Table
 
 __all__ = ["Event", "Options", "Seat", "Table", "TableError", "load_saved", "save"]

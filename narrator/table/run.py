@@ -25,8 +25,9 @@ from aiohttp import web
 
 from narrator.rules import Ruleset
 from narrator.table.errors import TableError
+from narrator.table.saved import load_saved
 from narrator.table.server import RateLimit, TableServer
-from narrator.table.state import Table, load_saved
+from narrator.table.state import Table
 from narrator.table.voice import Voice
 
 

@@ -35,7 +35,8 @@ from aiohttp import WSMsgType, web
 from narrator.session import Game
 from narrator.table.announce import announce
 from narrator.table.errors import TableError
-from narrator.table.state import Seat, Table, save
+from narrator.table.saved import save
+from narrator.table.state import Seat, Table
 from narrator.table.voice import Voice
 
 STATUS = {"invalid": 400, "refused": 409, "not_found": 404}
@@ -50,6 +51,8 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
+
+PUSH_GAP = 0.05  # seconds between two pushes of the views to every phone
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -97,6 +100,7 @@ class TableServer:
         self._night_for = 0
         self._sending: set[asyncio.Future[None]] = set()
         self._push_pending = False
+        self._pushed = 0.0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ticker: asyncio.Task[None] | None = None
         self.app = web.Application(client_max_size=16 * 1024, middlewares=[self._guard])
@@ -215,14 +219,16 @@ class TableServer:
         del self.announced[:-20]
         if self.save_path is not None:  # before the answer: an acknowledged vote is saved
             save(table, self.save_path)
-        # Thirty votes in a burst make one push, not thirty: the views go out once the
-        # loop has handled what is already waiting.
+        # Thirty votes in a burst make a few pushes, not thirty: at most one push every
+        # PUSH_GAP seconds, the first at once; each carries the latest state.
         if not self._push_pending:
             self._push_pending = True
-            asyncio.get_running_loop().call_soon(self._push)
+            loop = asyncio.get_running_loop()
+            loop.call_later(max(0.0, self._pushed + PUSH_GAP - loop.time()), self._push)
 
     def _push(self) -> None:
         self._push_pending = False
+        self._pushed = asyncio.get_running_loop().time()
         shared = self._shared()
         for ws, seat in list(self.sockets.items()):
             if not ws.closed:

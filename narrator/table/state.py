@@ -4,8 +4,8 @@ Commands come in (`join`, `start`, `advance`, `vote`, `eliminate`, `tick`) and t
 table answers with views: `public()` for everyone (never a card or a vote before
 the rules show it), `private(seat)` for one phone (its own card), `host()` for the
 host. What the voice must say comes out as `events` (drained by the front end).
-A web server, the terminal app or a test drive it the same way; `to_dict()` and
-`Table.from_dict()` are the saved game.
+A web server, the terminal app or a test drive it the same way; the saved game
+is `narrator.table.saved`.
 
 Phases: lobby -> cards -> night -> day -> then, by game,
   One Night:             vote -> end (every card revealed, the winners)
@@ -21,14 +21,11 @@ with 7 players, Secret Moon's set-aside card) are known to nobody until the end.
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 import random
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Any
 
 from narrator.rules import NarratorError, Ruleset, check_selection, recommended
@@ -466,84 +463,3 @@ class Table:
             "min_players": self.ruleset.setup.min_players,
             "max_players": self.ruleset.setup.max_players,
         }
-
-    # -- the saved game --------------------------------------------------------------
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "format": 1,
-            "ruleset": self.ruleset.id,
-            "lang": self.lang,
-            "room": self.room,
-            "host_hash": self.host_hash,
-            "options": asdict(self.options),
-            "seats": [asdict(s) for s in self.seats],
-            "phase": self.phase,
-            "night": self.night,
-            "deadline": self.deadline,
-            "dealt": self.dealt,
-            "roles": self.roles,
-            "unseen": self.unseen,
-            "ballot": {str(k): v for k, v in self.ballot.items()},
-            "suspects": self.suspects,
-            "last_out": self.last_out,
-            "last_arrested": self.last_arrested,
-            "night_out": self.night_out,
-            "result": self.result,
-            "reveal": self.reveal,
-            # the box's roles and sides are public: what is in the game is not
-            "role_names": {r.id: r.name.get(self.lang) for r in self.ruleset.roles},
-            "team_names": {t: n.get(self.lang) for t, n in self.ruleset.teams},
-            "version": self.version,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], ruleset: Ruleset, **kw: Any) -> Table:
-        if data.get("format") != 1 or data.get("ruleset") != ruleset.id:
-            raise TableError(f"this saved game is not a '{ruleset.id}' table game")
-        table = cls(
-            ruleset,
-            data["lang"],
-            room=data["room"],
-            host_hash=data["host_hash"],
-            options=Options(**data["options"]),
-            seats=[Seat(**s) for s in data["seats"]],
-            phase=data["phase"],
-            night=data["night"],
-            deadline=data["deadline"],
-            dealt=data["dealt"],
-            unseen=list(data["unseen"]),
-            ballot={int(k): int(v) for k, v in data["ballot"].items()},
-            suspects=list(data["suspects"]),
-            last_out=data["last_out"],
-            last_arrested=data["last_arrested"],
-            night_out=list(data["night_out"]),
-            roles={str(k): int(v) for k, v in data["roles"].items()},
-            result=data["result"],
-            reveal=data["reveal"],
-            version=data["version"],
-            **kw,
-        )
-        return table
-
-
-def load_saved(path: Path, ruleset: Ruleset, **kw: Any) -> Table:
-    """A table from its saved game file, with one clear line if it cannot be used."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return Table.from_dict(data, ruleset, **kw)
-    except TableError as exc:
-        raise TableError(f"{path}: {exc}") from None
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise TableError(
-            f"{path}: not a saved table game ({type(exc).__name__}: {exc}); "
-            "start a new game without --resume"
-        ) from None
-
-
-def save(table: Table, path: Path) -> None:
-    """Write the saved game atomically: a crash mid-write leaves the last good file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(table.to_dict(), ensure_ascii=False), encoding="utf-8")
-    os.replace(tmp, path)

@@ -26,6 +26,9 @@ class Phone:
     joined: float = 0.0  # seconds for POST /api/join
     dealt: float = 0.0  # from the host's deal to this phone's card on its WebSocket
     voted: float = 0.0  # from this phone's vote to the result on its WebSocket
+    vote_sent: float = 0.0  # perf_counter() when its vote went out
+    result_at: float = 0.0  # perf_counter() when the result reached it
+    announced: float = 0.0  # from the last vote of all sent to the result on this phone
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -96,15 +99,18 @@ async def crowd(base: str, room: str, host_token: str, count: int) -> list[Phone
                 target = 1 if phone.seat != 1 else 2
                 headers = {"Authorization": f"Bearer {phone.token}"}
                 since = len(phone.views)
-                t0 = time.perf_counter()
+                t0 = phone.vote_sent = time.perf_counter()
                 async with session.post(
                     f"{base}/api/vote", json={"target": target}, headers=headers
                 ) as r:
                     assert r.status == 200, await r.text()
                 done = await _until(phone, lambda v: v["state"]["phase"] != "accusation", since)
-                phone.voted = done - t0
+                phone.voted, phone.result_at = done - t0, done
 
             await asyncio.gather(*(vote(p) for p in phones))
+            last = max(p.vote_sent for p in phones)
+            for phone in phones:
+                phone.announced = phone.result_at - last
         finally:
             for ws in sockets:
                 await ws.close()

@@ -29,10 +29,16 @@ def to_vote(live: Live) -> None:
     assert live.table.phase == "vote"
 
 
-async def ws_views(live: Live, token: str, count: int) -> list[dict[str, Any]]:
+async def ws_views(
+    live: Live, token: str, count: int = 1, until: Any = None
+) -> list[dict[str, Any]]:
+    """The first `count` views pushed, or all of them until one passes `until`."""
     url = live.base.replace("http", "ws") + "/ws?token=" + token
+    views: list[dict[str, Any]] = []
     async with aiohttp.ClientSession() as session, session.ws_connect(url) as ws:
-        return [json.loads((await ws.receive(timeout=5)).data) for _ in range(count)]
+        while len(views) < count or (until is not None and not until(views[-1])):
+            views.append(json.loads((await ws.receive(timeout=5)).data))
+    return views
 
 
 def test_join_me_and_state() -> None:
@@ -194,7 +200,9 @@ def test_a_missing_vote_abstains_at_the_deadline() -> None:
         to_vote(live)
         live.call("POST", "/api/vote", {"target": 2}, token=tokens[0])
         live.call("POST", "/api/vote", {"target": 2}, token=tokens[2])
-        views = asyncio.run(ws_views(live, tokens[3], 2))  # the state now, then the reveal
+        # the state now, then (at the deadline) the reveal, pushed without asking
+        views = asyncio.run(ws_views(live, tokens[3], until=lambda v: v["state"]["phase"] == "end"))
+        assert views[0]["state"]["phase"] == "vote"
         assert views[-1]["state"]["phase"] == "end"
         assert views[-1]["state"]["result"]["votes"] == {"1": 2, "3": 2}
         assert views[-1]["state"]["result"]["dead"] == [2]
