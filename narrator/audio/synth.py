@@ -231,17 +231,21 @@ class EspeakSynthesizer:
         ]
 
     def close(self) -> None:
-        with self._lock:
-            proc, self._proc = self._proc, None
-            if proc is not None:
+        # Not under the lock: a line being made when the app quits (or is sent
+        # SIGTERM) is abandoned -- its caller gets "the speech worker exited" -- so the
+        # worker is gone within half a second instead of after the line.
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            with contextlib.suppress(OSError):
                 if proc.stdin is not None:
                     proc.stdin.close()
-                try:
-                    proc.wait(timeout=2)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
-                if proc.stdout is not None:
+            try:
+                proc.wait(timeout=0.3)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            if proc.stdout is not None:
+                with contextlib.suppress(OSError):
                     proc.stdout.close()
         for leftover in self._tmp.glob("*"):
             leftover.unlink(missing_ok=True)

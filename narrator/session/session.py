@@ -102,6 +102,10 @@ class Session:
         return self._listeners.add(listener)
 
     def close(self) -> None:
-        """The evening is over: stop the sound and end the engine."""
-        self.close_phase()
+        """The evening is over: stop the sound and end the engine -- at once, even
+        while a line is being synthesised (the runner's thread then ends too)."""
+        runner = self._runner
+        if runner is not None:
+            runner.stop()
         self.engine.close()
+        self.close_phase()

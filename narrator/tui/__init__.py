@@ -12,5 +12,6 @@ def run_app() -> int:
     from narrator.tui.launch import make_app
 
     app = make_app()
+    app.handle_signals = True
     result = app.run()
     return result if isinstance(result, int) else 0

@@ -9,7 +9,9 @@ the settings, the phase being played), which another front end can drive too.
 
 from __future__ import annotations
 
+import asyncio
 import random
+import signal
 from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
@@ -70,6 +72,9 @@ class NarratorApp(App[int]):
         # Table mode: the interface to serve the phones on (None: the local network's).
         self.table_address: str | None = None
         self.table_port = 8765
+        # `run_app` turns this on: SIGTERM and SIGHUP end the app the way q does, so
+        # the terminal is given back (no alternate screen, no mouse, the cursor on).
+        self.handle_signals = False
 
     @property
     def settings(self) -> Settings:
@@ -80,6 +85,10 @@ class NarratorApp(App[int]):
         return self.session.game
 
     def on_mount(self) -> None:
+        if self.handle_signals:
+            loop = asyncio.get_running_loop()
+            for number in (signal.SIGTERM, signal.SIGHUP):
+                loop.add_signal_handler(number, self._signalled, number)
         self.theme = self.settings.theme
         self.session.apply_settings()
         self.push_screen(GamesScreen(self.catalog, self.settings.language))
@@ -239,8 +248,13 @@ class NarratorApp(App[int]):
             self.pop_screen()
 
     async def action_quit(self) -> None:
-        for screen in self.screen_stack:
-            if isinstance(screen, NightScreen | DayScreen):
-                screen.halt()
+        self._shut_down(0)
+
+    def _signalled(self, number: int) -> None:
+        self._shut_down(128 + number)  # the shell's convention for "ended by a signal"
+
+    def _shut_down(self, code: int) -> None:
+        """Silence at once, end the speech worker, and leave (the screens' runners
+        are the session's: closing it closes them)."""
         self.session.close()
-        self.exit(0)
+        self.exit(code)

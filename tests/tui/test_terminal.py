@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from tests.audio.soundserver import SoundServer
 
 pytestmark = [
     pytest.mark.slow,
@@ -51,8 +55,9 @@ class Tmux:
         raise AssertionError(f"timed out; the terminal shows:\n{self.screen()}")
 
 
-@pytest.fixture
-def tmux(tmp_path: Path):
+@contextmanager
+def start_tmux(tmp_path: Path, extra: dict[str, str] | None = None) -> Iterator[Tmux]:
+    """A tmux server of our own running a bare bash with `extra` in its environment."""
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(tmp_path),
@@ -62,6 +67,7 @@ def tmux(tmp_path: Path):
         "XDG_CACHE_HOME": str(tmp_path / "cache"),
         "NARRATOR_AUDIO": "fake",
         "PS1": "READY$ ",
+        **(extra or {}),
     }
     socket = tmp_path / "tmux.sock"
     session = Tmux("narrator-test", socket)
@@ -97,6 +103,28 @@ def tmux(tmp_path: Path):
         subprocess.run([*session.base, "kill-server"], capture_output=True, timeout=10)
 
 
+@pytest.fixture
+def tmux(tmp_path: Path) -> Iterator[Tmux]:
+    with start_tmux(tmp_path) as session:
+        yield session
+
+
+def children(pid: int) -> list[int]:
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
+    return [int(p) for p in out.stdout.split()]
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    status = (
+        Path(f"/proc/{pid}/stat").read_text().split()[2] if Path(f"/proc/{pid}").exists() else "X"
+    )
+    return status not in ("Z", "X")
+
+
 def test_walk_to_the_night_quit_and_the_terminal_is_restored(tmux: Tmux) -> None:
     tmux.keys(str(NARRATOR), "Enter")
     tmux.wait_for(lambda t: "Choose the game" in t and "One Night Ultimate Werewolf" in t)
@@ -117,3 +145,48 @@ def test_walk_to_the_night_quit_and_the_terminal_is_restored(tmux: Tmux) -> None
     assert tmux("display-message", "-p", "-t", tmux.name, "#{mouse_any_flag}").strip() == "0"
     tmux.keys("echo status=$?", "Enter")
     tmux.wait_for(lambda t: "status=0" in t)
+
+
+@pytest.mark.audio
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGHUP"])
+def test_a_signal_restores_the_terminal_and_ends_the_speech_worker(
+    signal_name: str, sound_server: SoundServer, tmp_path: Path
+) -> None:
+    """The real app with real audio (its speech worker running) is sent SIGTERM or
+    SIGHUP mid-night: the terminal is given back and every process is gone within 1 s."""
+    server = {k: sound_server.env[k] for k in ("PULSE_SERVER", "XDG_RUNTIME_DIR")}
+    with start_tmux(tmp_path, {**server, "NARRATOR_AUDIO": "real"}) as tmux:
+        tmux.keys(str(NARRATOR), "Enter")
+        tmux.wait_for(lambda t: "Choose the game" in t, timeout=30)
+        shell = int(tmux("display-message", "-p", "-t", tmux.name, "#{pane_pid}").strip())
+        (app,) = children(shell)
+        deadline = time.monotonic() + 15
+        while not children(app):  # the speech worker, started with the app
+            assert time.monotonic() < deadline, "no speech worker"
+            time.sleep(0.1)
+        workers = children(app)
+        tmux.keys("Down", "Down", "Enter")
+        tmux.wait_for(lambda t: "Ready to play" in t)
+        tmux.keys("Space")
+        tmux.wait_for(lambda t: "Night 1 · One Night" in t, timeout=30)
+        os.kill(app, getattr(signal, signal_name))
+        started = time.monotonic()
+
+        def restored() -> bool:
+            return tmux("display-message", "-p", "-t", tmux.name, "#{alternate_on}").strip() == "0"
+
+        while (any(alive(p) for p in workers) or not restored()) and time.monotonic() - started < 5:
+            time.sleep(0.02)
+        took = time.monotonic() - started
+        assert took < 1.0, f"the terminal and the speech worker took {took:.2f} s"
+        while alive(app) and time.monotonic() - started < 5:
+            time.sleep(0.02)
+        assert not alive(app), "the app still runs 5 s after the signal"
+        tmux.wait_for(lambda t: t.rstrip().endswith("READY$"))
+        assert tmux("display-message", "-p", "-t", tmux.name, "#{alternate_on}").strip() == "0"
+        assert tmux("display-message", "-p", "-t", tmux.name, "#{cursor_flag}").strip() == "1"
+        assert tmux("display-message", "-p", "-t", tmux.name, "#{mouse_any_flag}").strip() == "0"
+        assert "Traceback" not in tmux.screen()
+        tmux.keys("echo status=$?", "Enter")
+        code = 128 + getattr(signal, signal_name)
+        tmux.wait_for(lambda t: f"status={code}" in t)
