@@ -39,6 +39,20 @@ class Settings:
     volume: float = 1.0
     device: str | None = None
     theme: str = "textual-dark"
+    # {ruleset id: [box ids]}: the boxes the table owns (One Night's expansions);
+    # the role picker shows those and a random deck is drawn from them.
+    boxes: dict[str, list[str]] = field(default_factory=dict)
+    # {ruleset id: {option id: value}}: the ruleset options the table set (1/0 for flags)
+    game_options: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    def with_game_choices(
+        self, ruleset: str, boxes: list[str], options: dict[str, float]
+    ) -> Settings:
+        return replace(
+            self,
+            boxes={**self.boxes, ruleset: list(boxes)},
+            game_options={**self.game_options, ruleset: dict(options)},
+        )
 
     def with_action_time(self, ruleset: str, role: str, seconds: float | None) -> Settings:
         times = {k: dict(v) for k, v in self.action_times.items()}
@@ -94,6 +108,18 @@ def settings_from_dict(data: Any) -> Settings:
         for v in times.values()
     ):
         raise SettingsError("'action_times' must map ruleset ids to {role: seconds}")
+    boxes = merged["boxes"]
+    if not isinstance(boxes, dict) or not all(
+        isinstance(v, list) and all(isinstance(b, str) for b in v) for v in boxes.values()
+    ):
+        raise SettingsError("'boxes' must map ruleset ids to a list of box ids")
+    options = merged["game_options"]
+    if not isinstance(options, dict) or not all(
+        isinstance(v, dict)
+        and all(isinstance(x, int | float) and not isinstance(x, bool) for x in v.values())
+        for v in options.values()
+    ):
+        raise SettingsError("'game_options' must map ruleset ids to {option: number}")
     theme = _text(merged, "theme")
     if theme not in THEMES:
         raise SettingsError(f"'theme' must be one of {', '.join(THEMES)}")
@@ -109,6 +135,8 @@ def settings_from_dict(data: Any) -> Settings:
         volume=_number(merged, "volume", 0, 1),
         device=_text(merged, "device", optional=True),
         theme=theme,
+        boxes={str(k): [str(b) for b in v] for k, v in boxes.items()},
+        game_options={str(k): {str(o): float(x) for o, x in v.items()} for k, v in options.items()},
     )
 
 

@@ -21,6 +21,7 @@ from narrator.rules import (
     describe_dealing,
     recommended,
 )
+from narrator.rules.draw import random_deck
 from narrator.script import Plan, Script, build_script
 from narrator.script.model import Phase
 
@@ -39,6 +40,10 @@ class Game:
     pace: float = 1.0
     action_times: dict[str, float] = field(default_factory=dict)
     turn_seconds: float | None = None  # rounds: None = the ruleset's, 0 = wait for a key
+    boxes: tuple[str, ...] = ()  # the boxes the table owns; () = every box
+    options: dict[str, float] = field(default_factory=dict)  # the ruleset's options
+    # Random choices of the night (an Alien's instruction) come from this: one per game.
+    seed: int = field(default_factory=lambda: random.SystemRandom().randrange(2**31))
 
     @classmethod
     def start(cls, ruleset: Ruleset, lang: str = "en", pace: float = 1.0) -> Game:
@@ -48,6 +53,7 @@ class Game:
         game = cls(ruleset, players, lang=lang if lang in ruleset.languages else "", pace=pace)
         if not game.lang:
             game.lang = ruleset.languages[0]
+        game.boxes = tuple(b for b, _ in ruleset.boxes[:1])  # the first box, until told
         game.recommend()
         return game
 
@@ -85,8 +91,43 @@ class Game:
     def name(self, role_id: str) -> str:
         return self.ruleset.role(role_id).name.get(self.lang)
 
+    def owns(self, box: str) -> bool:
+        return not self.boxes or box in self.boxes
+
+    def set_boxes(self, boxes: tuple[str, ...]) -> None:
+        """The boxes the table owns; chosen roles from other boxes are put back."""
+        known = [b for b, _ in self.ruleset.boxes]
+        self.boxes = tuple(b for b in known if b in boxes)
+        for role_id in list(self.counts):
+            if not self.owns(self.ruleset.role(role_id).box):
+                del self.counts[role_id]
+
+    def apply_choices(self, boxes: tuple[str, ...] | None, options: dict[str, float]) -> None:
+        """The boxes owned and the options chosen (unknown ones dropped); a recommended
+        deck follows the boxes."""
+        if boxes is not None and self.ruleset.boxes:
+            follow = self.is_recommended()
+            self.set_boxes(boxes or self.boxes)
+            if follow or not self.counts:
+                self.recommend()
+        known = {o.id for o in self.ruleset.options}
+        self.options = {k: v for k, v in options.items() if k in known}
+
+    def deck_box(self) -> str | None:
+        """Whose recommended decks to use: the first owned box that has any."""
+        for box, _ in self.ruleset.boxes:
+            if self.owns(box) and any(d.box == box for d in self.ruleset.setup.decks):
+                return box
+        return None
+
     def groups(self) -> list[tuple[str, list[Role]]]:
-        """The roles by team, in the ruleset's order of teams."""
+        """The roles by box (the boxes owned) if the ruleset has boxes, else by team."""
+        if self.ruleset.boxes:
+            return [
+                (name.get(self.lang), [r for r in self.ruleset.roles if r.box == box])
+                for box, name in self.ruleset.boxes
+                if self.owns(box)
+            ]
         out = []
         for team, _ in self.ruleset.teams:
             members = [r for r in self.ruleset.roles if r.team == team]
@@ -125,7 +166,7 @@ class Game:
 
     def is_recommended(self) -> bool:
         try:
-            roles, _ = recommended(self.ruleset, self.players)
+            roles, _ = recommended(self.ruleset, self.players, self.deck_box())
         except SelectionError:
             return False
         return dict(roles) == self.counts
@@ -133,7 +174,7 @@ class Game:
     def recommend(self) -> str | None:
         """Use the recommended deck; a sentence when there is none for this count."""
         try:
-            roles, discard = recommended(self.ruleset, self.players)
+            roles, discard = recommended(self.ruleset, self.players, self.deck_box())
         except SelectionError as exc:
             return str(exc)
         self.counts = dict(roles)
@@ -143,6 +184,16 @@ class Game:
 
     def random_pick(self, rng: random.Random) -> bool:
         """Random roles within the rules, keeping the recommended deck's team sizes."""
+        if self.ruleset.boxes:  # drawn only from the boxes the table owns
+            for _ in range(20):
+                try:
+                    deck = random_deck(self.ruleset, self.players, self.boxes, rng)
+                except SelectionError:
+                    return False
+                if dict(deck) != self.counts:
+                    self.counts = dict(deck)
+                    return True
+            return False
         setup = self.ruleset.setup
         try:
             base, _ = recommended(self.ruleset, self.players)
@@ -190,6 +241,8 @@ class Game:
             action_times=tuple(sorted(self.action_times.items())),
             pace=self.pace,
             turn_seconds=self.turn_seconds if self.ruleset.rounds is not None else None,
+            seed=self.seed,
+            options=tuple(sorted(self.options.items())),
         )
 
     def script(self, phase: Phase) -> Script:

@@ -28,6 +28,7 @@ from narrator.session.session import Session
 from narrator.tui.commands import NarratorCommands
 from narrator.tui.screens.day import DayScreen
 from narrator.tui.screens.export import ExportDialog
+from narrator.tui.screens.game_options import GameChoices, GameOptionsScreen
 from narrator.tui.screens.games import GamesScreen
 from narrator.tui.screens.help import HelpScreen
 from narrator.tui.screens.night import NightScreen
@@ -136,6 +137,25 @@ class NarratorApp(App[int]):
             self.notify(str(exc), title="Table", severity="error", timeout=15)
             return
         self.push_screen(screen)
+
+    def on_setup_screen_options_requested(self) -> None:
+        game = self.game
+        assert game is not None
+
+        def chosen(choices: GameChoices | None) -> None:
+            if choices is None or self.game is not game:
+                return
+            game.apply_choices(choices.boxes, choices.options)
+            self._save(
+                self.settings.with_game_choices(
+                    game.ruleset.id, list(choices.boxes), choices.options
+                )
+            )
+            if isinstance(self.screen, SetupScreen):
+                self.screen.show()
+
+        current = GameChoices(game.boxes, dict(game.options))
+        self.push_screen(GameOptionsScreen(game.ruleset, current, game.lang), chosen)
 
     def on_setup_screen_preview_requested(self) -> None:
         assert self.game is not None

@@ -28,6 +28,7 @@ class SetupScreen(Screen[None]):
         Binding("left_square_bracket", "players(-1)", "-Player", key_display="["),
         Binding("r", "recommend", "Deck"),
         Binding("x", "random", "Random"),
+        Binding("o", "options", "Options"),
         Binding("p", "preview", "Preview"),
         Binding("space", "play", "Play"),
         Binding("escape", "back", "Back"),
@@ -38,6 +39,9 @@ class SetupScreen(Screen[None]):
 
     class PlayRequested(Message):
         """Go straight to the night."""
+
+    class OptionsRequested(Message):
+        """Choose the boxes owned and the ruleset's options."""
 
     def __init__(self, game: Game, rng: random.Random | None = None) -> None:
         super().__init__()
@@ -102,6 +106,8 @@ class SetupScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("play", "preview"):
             return True if self.game.valid else None  # shown, greyed out, until valid
+        if action == "options":  # only for a ruleset with boxes or options
+            return bool(self.game.ruleset.boxes or self.game.ruleset.options)
         return True
 
     def on_role_picker_count_changed(self, event: RolePicker.CountChanged) -> None:
@@ -129,6 +135,9 @@ class SetupScreen(Screen[None]):
         if not self.game.random_pick(self.rng):
             self.notify("No other valid deck found for this many players.", severity="warning")
         self.show()
+
+    def action_options(self) -> None:
+        self.post_message(self.OptionsRequested())
 
     def action_preview(self) -> None:
         self.post_message(self.PreviewRequested())
