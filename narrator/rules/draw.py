@@ -2,7 +2,8 @@
 
 Pure: the randomness comes in as a `random.Random`, so the same seed draws the same
 deck. The draw keeps every rule `check_selection` knows (counts, pairs, roles that
-need another) and the ruleset's `random_needs_any` (someone the village hunts).
+need another), and it holds one of every `must_contain` rule's roles, warning or
+not (a random game always has someone to hunt).
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def random_deck(
                 total += n
         if total != size:
             continue
-        if setup.random_needs_any and not any(r in counts for r in setup.random_needs_any):
+        if not all(any(r in counts for r in req.any_of) for req in setup.must_contain):
             continue
         deck = tuple((r, counts[r]) for r in ruleset.role_ids if r in counts)
         report = check_selection(ruleset, players, deck)

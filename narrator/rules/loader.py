@@ -380,7 +380,6 @@ class _Reader(MechanismsMixin):
             needs=f.listed("needs", self.need),
             required=self.known(f, "required", f.ids("required")),
             decks=f.listed("decks", self.deck),
-            random_needs_any=self.known(f, "random_needs_any", f.ids("random_needs_any")),
             must_contain=f.listed("must_contain", self.requirement),
         )
         for deck in setup.decks:

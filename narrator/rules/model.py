@@ -334,8 +334,6 @@ class Setup:
     needs: tuple[Need, ...] = ()
     required: tuple[str, ...] = ()
     decks: tuple[Deck, ...] = ()
-    # A random deck must hold at least one of these (a game needs someone to hunt).
-    random_needs_any: tuple[str, ...] = ()
     must_contain: tuple[Requirement, ...] = ()
 
 
