@@ -9,6 +9,9 @@ rate, and re-synthesising every line in every test would cost minutes.
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -50,3 +53,28 @@ def sound_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SoundServ
         pytest.skip(f"no {', '.join(missing)}: apt-get install pulseaudio pulseaudio-utils")
     with start_sound_server(tmp_path_factory.mktemp("pulse")) as server:
         yield server
+
+
+@pytest.fixture
+def read_only_folder(tmp_path: Path) -> Iterator[Path]:
+    """A folder nobody may write in -- root included (chattr +i), as a locked-down
+    config folder or a read-only mount is."""
+    folder = tmp_path / "config"
+    folder.mkdir()
+    (folder / "settings.json").write_bytes(b"{oops")
+    if os.geteuid() == 0:
+        if shutil.which("chattr") is None:
+            pytest.skip("running as root without chattr: cannot make a folder read-only")
+        done = subprocess.run(["chattr", "+i", str(folder)], capture_output=True)
+        if done.returncode != 0:
+            pytest.skip(f"chattr +i is not supported here: {done.stderr.decode().strip()}")
+        try:
+            yield folder
+        finally:
+            subprocess.run(["chattr", "-i", str(folder)], check=True)
+    else:
+        folder.chmod(0o555)
+        try:
+            yield folder
+        finally:
+            folder.chmod(0o755)

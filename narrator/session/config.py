@@ -8,6 +8,7 @@ the defaults are used, and `load()` returns a sentence telling the user so.
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
@@ -17,6 +18,8 @@ from typing import Any
 import platformdirs
 
 THEMES = ("textual-dark", "textual-light")
+RATES = (80, 400)  # words a minute, as `narrator --rate` takes them
+LARGEST = 1_000_000  # bytes: a settings file is a few hundred; anything this big is not one
 
 
 def default_path() -> Path:
@@ -73,6 +76,7 @@ class SettingsError(ValueError):
 
 def _number(data: dict[str, Any], key: str, low: float, high: float) -> float:
     value = data[key]
+    # (NaN fails `low <= value <= high` too: JSON readers accept NaN and Infinity)
     if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
         raise SettingsError(f"'{key}' must be a number from {low:g} to {high:g}, not {value!r}")
     return float(value)
@@ -97,17 +101,25 @@ def settings_from_dict(data: Any) -> Settings:
         raise SettingsError(f"unknown setting '{unknown[0]}'")
     merged = {**base, **data}
     rate = merged["rate"]
-    if rate is not None and (isinstance(rate, bool) or not isinstance(rate, int)):
-        raise SettingsError(f"'rate' must be a whole number of words a minute, not {rate!r}")
+    if rate is not None and (
+        isinstance(rate, bool) or not isinstance(rate, int) or not RATES[0] <= rate <= RATES[1]
+    ):
+        raise SettingsError(
+            f"'rate' must be a whole number of words a minute from {RATES[0]} to {RATES[1]}, "
+            f"not {rate!r}"
+        )
     if not isinstance(merged["bed"], bool):
         raise SettingsError("'bed' must be true or false")
     times = merged["action_times"]
     if not isinstance(times, dict) or not all(
         isinstance(v, dict)
-        and all(isinstance(s, int | float) and not isinstance(s, bool) for s in v.values())
+        and all(
+            isinstance(s, int | float) and not isinstance(s, bool) and 0 <= s <= 600
+            for s in v.values()
+        )
         for v in times.values()
     ):
-        raise SettingsError("'action_times' must map ruleset ids to {role: seconds}")
+        raise SettingsError("'action_times' must map ruleset ids to {role: 0 to 600 seconds}")
     boxes = merged["boxes"]
     if not isinstance(boxes, dict) or not all(
         isinstance(v, list) and all(isinstance(b, str) for b in v) for v in boxes.values()
@@ -116,7 +128,10 @@ def settings_from_dict(data: Any) -> Settings:
     options = merged["game_options"]
     if not isinstance(options, dict) or not all(
         isinstance(v, dict)
-        and all(isinstance(x, int | float) and not isinstance(x, bool) for x in v.values())
+        and all(
+            isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
+            for x in v.values()
+        )
         for v in options.values()
     ):
         raise SettingsError("'game_options' must map ruleset ids to {option: number}")
@@ -149,19 +164,36 @@ class SettingsStore:
     def load(self) -> tuple[Settings, str | None]:
         """The saved settings and None, or the defaults and what happened to the file."""
         try:
-            text = self.path.read_text(encoding="utf-8")
+            with self.path.open("rb") as file:
+                data = file.read(LARGEST + 1)
         except FileNotFoundError:
             return Settings(), None
         except OSError as exc:
             return Settings(), f"Could not read {self.path} ({exc.strerror}); using the defaults."
         try:
+            if len(data) > LARGEST:
+                raise SettingsError(f"it is over {LARGEST // 1000} kB")
+            if data.startswith(b"\xef\xbb\xbf"):
+                raise SettingsError("it starts with a byte-order mark")
+            text = data.decode("utf-8")
             return settings_from_dict(json.loads(text)), None
+        except UnicodeDecodeError as exc:
+            why = f"it is not UTF-8 text (byte {exc.start})"
+        except RecursionError:
+            why = "it is nested too deeply"
         except (ValueError, SettingsError) as exc:
+            why = " ".join(str(exc).split())[:200]
+        try:
             kept = self._move_aside()
+        except OSError as exc:
             return Settings(), (
-                f"Your settings file could not be read ({exc}). It was kept as {kept.name} "
-                "and the defaults are used."
+                f"Your settings file could not be read ({why}) nor moved aside "
+                f"({exc.strerror}); the defaults are used and {self.path} is left as it is."
             )
+        return Settings(), (
+            f"Your settings file could not be read ({why}). It was kept as {kept.name} "
+            "and the defaults are used."
+        )
 
     def _move_aside(self) -> Path:
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")

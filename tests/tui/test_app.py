@@ -249,3 +249,19 @@ async def test_the_day_left_follows_plus_and_minus_30_seconds(tmp_path: Path) ->
         assert f"{int(left + 0.999) // 60}:{int(left + 0.999) % 60:02d} left" in screen_text(app)
         await pilot.press("minus", "minus")
         assert day.state().total == before.total - 30
+
+
+@sync
+async def test_a_read_only_config_folder_is_reported_when_the_app_starts_and_saves(
+    read_only_folder: Path, monkeypatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(read_only_folder.parent))
+    (read_only_folder.parent / "narrator").symlink_to(read_only_folder)
+    app = make_real_app({"NARRATOR_AUDIO": "fake"})
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("ctrl+t")  # a change to save
+        await pilot.pause()
+        messages = [n.message for n in app._notifications]
+        assert any("nor moved aside" in m for m in messages)
+        assert any(m.startswith("Could not save the settings: ") for m in messages)
+        assert app.is_running
