@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from narrator.i18n import gettext, ngettext
 from narrator.rules.errors import SelectionError, did_you_mean
 from narrator.rules.loader import build_deck
 from narrator.rules.model import Ruleset
@@ -224,24 +225,38 @@ def dealing(ruleset: Ruleset, players: int, roles: Roles) -> Dealing:
     return Dealing(cards, discard, pool, players, cards - discard - players)
 
 
-def describe_dealing(ruleset: Ruleset, deal: Dealing, roles: Roles) -> str:
+def describe_dealing(ruleset: Ruleset, deal: Dealing, roles: Roles, lang: str = "en") -> str:
     """The dealing in one sentence, as `narrator setup` and the app say it."""
     counts = dict(roles)
+    names_lang = lang if lang in ruleset.languages else "en"
     parts = []
     if deal.discard:
         if deal.discard_from:
             pool = sum(counts[r] for r in deal.discard_from)
             names = ", ".join(
-                (f"{counts[r]} × " if counts[r] > 1 else "") + ruleset.role(r).name.get("en")
+                (f"{counts[r]} × " if counts[r] > 1 else "") + ruleset.role(r).name.get(names_lang)
                 for r in deal.discard_from
             )
-            source = f"from these {pool} cards only: {names}"
+            text = ngettext(
+                lang,
+                "Remove {n} card at random, unseen, from these {pool} cards only: {names}.",
+                "Remove {n} cards at random, unseen, from these {pool} cards only: {names}.",
+                deal.discard,
+            )
+            parts.append(text.format(n=deal.discard, pool=pool, names=names))
         else:
-            source = f"from all {deal.cards} cards"
-        plural = "s" if deal.discard > 1 else ""
-        parts.append(f"Remove {deal.discard} card{plural} at random, unseen, {source}.")
-    dealt = f"Deal {deal.dealt}, one to each player"
+            text = ngettext(
+                lang,
+                "Remove {n} card at random, unseen, from all {cards} cards.",
+                "Remove {n} cards at random, unseen, from all {cards} cards.",
+                deal.discard,
+            )
+            parts.append(text.format(n=deal.discard, cards=deal.cards))
     if deal.aside:
-        dealt += f", and set {deal.aside} aside face down in the centre"
-    parts.append(dealt + ".")
+        text = gettext(
+            lang, "Deal {dealt}, one to each player, and set {aside} aside face down in the centre."
+        )
+    else:
+        text = gettext(lang, "Deal {dealt}, one to each player.")
+    parts.append(text.format(dealt=deal.dealt, aside=deal.aside))
     return " ".join(parts)

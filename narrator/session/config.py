@@ -20,6 +20,8 @@ import platformdirs
 THEMES = ("textual-dark", "textual-light")
 RATES = (80, 400)  # words a minute, as `narrator --rate` takes them
 LARGEST = 1_000_000  # bytes: a settings file is a few hundred; anything this big is not one
+APP_LANGUAGES = ("auto", "en", "it", "fa")  # auto: the app speaks the game's language
+BIDI = ("auto", "on", "off")  # Persian drawn by the app (on), the terminal (off) or as found
 
 
 def default_path() -> Path:
@@ -56,6 +58,9 @@ class Settings:
             boxes={**self.boxes, ruleset: list(boxes)},
             game_options={**self.game_options, ruleset: dict(options)},
         )
+
+    app_language: str = "auto"
+    bidi: str = "auto"
 
     def with_action_time(self, ruleset: str, role: str, seconds: float | None) -> Settings:
         times = {k: dict(v) for k, v in self.action_times.items()}
@@ -138,7 +143,15 @@ def settings_from_dict(data: Any) -> Settings:
     theme = _text(merged, "theme")
     if theme not in THEMES:
         raise SettingsError(f"'theme' must be one of {', '.join(THEMES)}")
+    app_language = _text(merged, "app_language")
+    if app_language not in APP_LANGUAGES:
+        raise SettingsError(f"'app_language' must be one of {', '.join(APP_LANGUAGES)}")
+    bidi = _text(merged, "bidi")
+    if bidi not in BIDI:
+        raise SettingsError(f"'bidi' must be one of {', '.join(BIDI)}")
     return Settings(
+        app_language=app_language,
+        bidi=bidi,
         language=_text(merged, "language") or "en",
         voice=_text(merged, "voice", optional=True),
         rate=rate,

@@ -179,7 +179,7 @@ class Game:
             return str(exc)
         self.counts = dict(roles)
         if discard:
-            return describe_dealing(self.ruleset, self.dealing(), self.roles)
+            return describe_dealing(self.ruleset, self.dealing(), self.roles, self.lang)
         return None
 
     def random_pick(self, rng: random.Random) -> bool:

@@ -20,11 +20,13 @@ from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
 
+from narrator.i18n import N_
 from narrator.rules.catalog import Catalog
 from narrator.session.config import Settings, SettingsStore
 from narrator.session.engine import AudioChoices, Clock, NightEngine, audio_settings
 from narrator.session.game import Game
 from narrator.session.session import Session
+from narrator.tui import text
 from narrator.tui.commands import NarratorCommands
 from narrator.tui.screens.day import DayScreen
 from narrator.tui.screens.export import ExportDialog
@@ -36,6 +38,8 @@ from narrator.tui.screens.preview import PreviewScreen
 from narrator.tui.screens.settings import SettingsScreen
 from narrator.tui.screens.setup import SetupScreen
 
+KEY_WORDS = (N_("space"), N_("tab"))
+
 
 class NarratorApp(App[int]):
     CSS_PATH = "app.tcss"
@@ -43,10 +47,10 @@ class NarratorApp(App[int]):
     SUB_TITLE = "calls the night"
     COMMANDS = App.COMMANDS | {NarratorCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1,question_mark", "help", "Help"),
-        Binding("f2", "settings", "Settings"),
-        Binding("ctrl+t", "theme", "Theme"),
-        Binding("q", "quit", "Quit"),
+        Binding("f1,question_mark", "help", N_("Help")),
+        Binding("f2", "settings", N_("Settings")),
+        Binding("ctrl+t", "theme", N_("Theme")),
+        Binding("q", "quit", N_("Quit")),
     ]
 
     def __init__(
@@ -77,6 +81,11 @@ class NarratorApp(App[int]):
         # the terminal is given back (no alternate screen, no mouse, the cursor on).
         self.handle_signals = False
 
+    def get_key_display(self, binding: Binding) -> str:
+        """Key names in the app's language where they are words (space)."""
+        shown = super().get_key_display(binding)
+        return text.shape(text.t(shown)) if shown in KEY_WORDS else shown
+
     @property
     def settings(self) -> Settings:
         return self.session.settings
@@ -85,6 +94,12 @@ class NarratorApp(App[int]):
     def game(self) -> Game | None:
         return self.session.game
 
+    def apply_language(self) -> None:
+        """The app speaks the game's language, unless the settings fix one."""
+        s = self.settings
+        text.use(s.app_language, self.game.lang if self.game else s.language, s.bidi)
+        self.set_class(text.rtl(), "-rtl")  # app.tcss right-aligns the text
+
     def on_mount(self) -> None:
         if self.handle_signals:
             loop = asyncio.get_running_loop()
@@ -92,9 +107,10 @@ class NarratorApp(App[int]):
                 loop.add_signal_handler(number, self._signalled, number)
         self.theme = self.settings.theme
         self.session.apply_settings()
+        self.apply_language()
         self.push_screen(GamesScreen(self.catalog, self.settings.language))
         if self.notice:
-            self.notify(self.notice, title="Settings", severity="warning", timeout=15)
+            self.notify(self.notice, title=text.t("Settings"), severity="warning", timeout=15)
         self.check_audio()
 
     def on_unmount(self) -> None:
@@ -109,8 +125,10 @@ class NarratorApp(App[int]):
         self.audio_problem = problem
         if problem:
             self.notify(
-                f"{problem}. You can still export nights to a sound file.",
-                title="No sound",
+                text.t("{problem}. You can still export nights to a sound file.").format(
+                    problem=problem
+                ),
+                title=text.t("No sound"),
                 severity="warning",
                 timeout=15,
             )
@@ -126,6 +144,7 @@ class NarratorApp(App[int]):
     # -- the flow --------------------------------------------------------------------
     def on_games_screen_game_chosen(self, message: GamesScreen.GameChosen) -> None:
         game = self.session.new_game(self.catalog.rulesets[message.ruleset_id])
+        self.apply_language()
         self.push_screen(SetupScreen(game, self.rng))
 
     def on_games_screen_table_requested(self, message: GamesScreen.TableRequested) -> None:
@@ -171,7 +190,8 @@ class NarratorApp(App[int]):
     def start_night(self) -> None:
         assert self.game is not None
         if self.audio_problem:
-            self.notify(f"No sound: {self.audio_problem}", severity="error")
+            problem = text.t("No sound: {problem}").format(problem=self.audio_problem)
+            self.notify(problem, severity="error")
             self.on_preview_screen_export_requested()
             return
         runner = self.session.open_phase("night", start=False)
@@ -214,13 +234,16 @@ class NarratorApp(App[int]):
 
     @work(thread=True, exclusive=True, group="export")
     def export(self, game: Game, path: Path) -> None:
-        self.call_from_thread(self.notify, f"Exporting night {game.night} to {path} …")
+        exporting = text.t("Exporting night {night} to {path} …")
+        self.call_from_thread(self.notify, exporting.format(night=game.night, path=path))
         try:
             self.engine.export(game.script("night"), path)
         except Exception as exc:
-            self.call_from_thread(self.notify, f"Export failed: {exc}", severity="error")
+            failed = text.t("Export failed: {error}").format(error=exc)
+            self.call_from_thread(self.notify, failed, severity="error")
             return
-        self.call_from_thread(self.notify, f"Night {game.night} saved as {path}")
+        saved = text.t("Night {night} saved as {path}")
+        self.call_from_thread(self.notify, saved.format(night=game.night, path=path))
 
     def on_settings_screen_test_sound_requested(
         self, message: SettingsScreen.TestSoundRequested
@@ -240,7 +263,8 @@ class NarratorApp(App[int]):
             finally:
                 playback.close()
         except Exception as exc:
-            self.call_from_thread(self.notify, f"Test sound failed: {exc}", severity="error")
+            failed = text.t("Test sound failed: {error}").format(error=exc)
+            self.call_from_thread(self.notify, failed, severity="error")
         finally:
             self.engine.settings = audio_settings(self.settings)
 
@@ -253,7 +277,8 @@ class NarratorApp(App[int]):
         def saved(settings: Settings | None) -> None:
             if settings is not None:
                 self._save(settings)
-                self.notify("Settings saved.")
+                self.apply_language()
+                self.notify(text.t("Settings saved."))
 
         if not isinstance(self.screen, SettingsScreen):
             self.push_screen(SettingsScreen(self.settings, self.choices), saved)

@@ -8,27 +8,55 @@ from typing import Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from narrator.i18n import N_
+from narrator.tui.text import t
+
 # (name, help, action, the screen method that must exist for it to be offered)
 COMMANDS: tuple[tuple[str, str, str, str | None], ...] = (
-    ("Help", "Every key and what narrator does", "app.help", None),
-    ("Settings", "Language, voice, pace, tapping, output device", "app.settings", None),
-    ("Toggle light/dark theme", "Switch between the light and dark themes", "app.theme", None),
-    ("Choose another game", "Back to the list of games", "app.choose_game", None),
-    ("Test sound", "Say one line on the output device", "app.test_sound", None),
+    (N_("Help"), N_("Every key and what narrator does"), "app.help", None),
+    (N_("Settings"), N_("Language, voice, pace, tapping, output device"), "app.settings", None),
     (
-        "Recommended deck",
-        "Use the recommended roles for this many players",
+        N_("Toggle light/dark theme"),
+        N_("Switch between the light and dark themes"),
+        "app.theme",
+        None,
+    ),
+    (N_("Choose another game"), N_("Back to the list of games"), "app.choose_game", None),
+    (N_("Test sound"), N_("Say one line on the output device"), "app.test_sound", None),
+    (
+        N_("Recommended deck"),
+        N_("Use the recommended roles for this many players"),
         "screen.recommend",
         "action_recommend",
     ),
-    ("Random roles", "A random deck within the rules", "screen.random", "action_random"),
-    ("Preview the night", "The calls with their times", "screen.preview", "action_preview"),
-    ("Play the night", "Start the night", "screen.play", "action_play"),
-    ("Export the night to a sound file", "WAV, FLAC, OGG or MP3", "screen.export", "action_export"),
-    ("Change language", "Cycle the languages of this game", "screen.language", "action_language"),
-    ("Next night", "After the day: the next night", "screen.next_night", "action_next_night"),
-    ("Table mode (phones)", "Deal and vote on the players' phones", "screen.table", "action_table"),
-    ("Quit", "Stop the sound and leave", "app.quit", None),
+    (N_("Random roles"), N_("A random deck within the rules"), "screen.random", "action_random"),
+    (N_("Preview the night"), N_("The calls with their times"), "screen.preview", "action_preview"),
+    (N_("Play the night"), N_("Start the night"), "screen.play", "action_play"),
+    (
+        N_("Export the night to a sound file"),
+        N_("WAV, FLAC, OGG or MP3"),
+        "screen.export",
+        "action_export",
+    ),
+    (
+        N_("Change language"),
+        N_("Cycle the languages of this game"),
+        "screen.language",
+        "action_language",
+    ),
+    (
+        N_("Next night"),
+        N_("After the day: the next night"),
+        "screen.next_night",
+        "action_next_night",
+    ),
+    (
+        N_("Table mode (phones)"),
+        N_("Deal and vote on the players' phones"),
+        "screen.table",
+        "action_table",
+    ),
+    (N_("Quit"), N_("Stop the sound and leave"), "app.quit", None),
 )
 
 
@@ -45,7 +73,7 @@ class NarratorCommands(Provider):
         for name, help_text, action, needs in COMMANDS:
             if needs is not None and not hasattr(self.screen, needs):
                 continue
-            out.append((name, help_text, action))
+            out.append((t(name), t(help_text), action))
         return out
 
     async def discover(self) -> Hits:

@@ -19,20 +19,22 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
 
+from narrator.i18n import N_
 from narrator.session.game import Game
 from narrator.session.phase import PhaseEvent, PhaseRunner, PhaseState
 from narrator.tui.screens.confirm import ConfirmDialog
+from narrator.tui.text import t
 
 
 class ScriptScreen(Screen[str]):
     """Shows `runner`'s phase; dismisses "finished" or "stopped"."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "start_pause", "Start/Pause"),
-        Binding("s", "skip", "Skip"),
-        Binding("r", "retry", "Retry"),
-        Binding("e", "export", "Export"),
-        Binding("escape", "stop", "Stop"),
+        Binding("space", "start_pause", N_("Start/Pause")),
+        Binding("s", "skip", N_("Skip")),
+        Binding("r", "retry", N_("Retry")),
+        Binding("e", "export", N_("Export")),
+        Binding("escape", "stop", N_("Stop")),
     ]
 
     class PhaseChanged(Message):
@@ -75,8 +77,9 @@ class ScriptScreen(Screen[str]):
 
     def failure_line(self, state: PhaseState) -> str:
         """The one line a failed phase shows, in plain words."""
-        what = "night" if self.script.phase == "night" else "day"
-        return f"The {what} could not be played: {state.error}"
+        if self.script.phase == "night":
+            return t("The night could not be played: {error}").format(error=state.error)
+        return t("The day could not be played: {error}").format(error=state.error)
 
     # -- lifecycle -------------------------------------------------------------------
     def on_mount(self) -> None:
@@ -102,7 +105,7 @@ class ScriptScreen(Screen[str]):
     def on_script_screen_phase_changed(self, message: PhaseChanged) -> None:
         event = message.event
         if event.kind == "notice" and event.text:
-            self.notify(event.text, title="Sound", severity="warning", timeout=8)
+            self.notify(event.text, title=t("Sound"), severity="warning", timeout=8)
         self.refresh_view()
         self.refresh_bindings()
         if event.kind == "finished":
@@ -148,5 +151,8 @@ class ScriptScreen(Screen[str]):
                 self.dismiss("stopped")
 
         # The night goes on while the question is asked: nobody has to open their eyes.
-        what = "night" if self.script.phase == "night" else "day"
-        self.app.push_screen(ConfirmDialog(f"Stop the {what}? The calls end at once."), answered)
+        if self.script.phase == "night":
+            question = t("Stop the night? The calls end at once.")
+        else:
+            question = t("Stop the day? The calls end at once.")
+        self.app.push_screen(ConfirmDialog(question), answered)

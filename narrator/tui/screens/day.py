@@ -13,12 +13,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import Digits, Footer, Label, ProgressBar, Static
+from textual.widgets import Digits, Label, ProgressBar, Static
 
+from narrator.i18n import N_
 from narrator.script import Say, Timer, Wait
 from narrator.session.phase import PhaseState
 from narrator.session.segments import branch_target, clock
 from narrator.tui.playing import ScriptScreen
+from narrator.tui.text import NarratorFooter, block, rtl, shape, t
 from narrator.tui.widgets.call_view import CallView
 
 ADJUST = 30.0  # seconds added or taken by + and -
@@ -28,12 +30,12 @@ class DayScreen(ScriptScreen):
     """The day after night `game.night`; dismisses "finished" or "stopped"."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "go_on", "Go on"),
-        Binding("b", "branch", "Take the shortcut"),
-        Binding("plus,equals_sign", "adjust(1)", "+30 s", key_display="+"),
-        Binding("minus", "adjust(-1)", "-30 s", key_display="-"),
-        Binding("n", "next_night", "Next night"),
-        Binding("g", "new_game", "New game"),
+        Binding("enter", "go_on", N_("Go on")),
+        Binding("b", "branch", N_("Take the shortcut")),
+        Binding("plus,equals_sign", "adjust(1)", N_("+30 s"), key_display="+"),
+        Binding("minus", "adjust(-1)", N_("-30 s"), key_display="-"),
+        Binding("n", "next_night", N_("Next night")),
+        Binding("g", "new_game", N_("New game")),
     ]
 
     class NextNightRequested(Message):
@@ -46,17 +48,18 @@ class DayScreen(ScriptScreen):
         vote = self.game.ruleset.day.vote
         # The core names each step's stage, in the game's language.
         self.stage_names = list(self.script.stages) or [""] * len(self.script.steps)
-        what = "Rounds" if self.script.rounds else f"Day {self.game.night}"
-        yield Static(f"{what} · {self.game.title}", id="title")
+        what = t("Rounds") if self.script.rounds else t("Day {day}").format(day=self.game.night)
+        yield Static(shape(f"{what} · {self.game.title}"), id="title")
         yield Static("", id="stages")
         yield Digits("", id="timer")
         yield CallView(id="call")
         if vote is not None:
-            yield Static(f"Tie: {vote.tie_rule.get(self.game.lang)}", id="tie-rule")
+            tie = t("Tie: {rule}").format(rule=vote.tie_rule.get(self.game.lang))
+            yield Static(block(tie, max(20, self.app.size.width - 4)), id="tie-rule")
         with Horizontal(id="progress-row"):
             yield ProgressBar(total=100, show_eta=False, show_percentage=True, id="progress")
             yield Label("", id="times")
-        yield Footer()
+        yield NarratorFooter()
 
     def script_finished(self) -> None:
         pass  # the table decides: next night or a new game
@@ -70,6 +73,9 @@ class DayScreen(ScriptScreen):
         current = None
         if state.step is not None and state.started and not state.done:
             current = self.stage_names[state.step].split(" · ")[0]
+        if rtl():  # read right to left: the first stage rightmost
+            parts = [f"[reverse] {shape(n)} [/]" if n == current else shape(n) for n in order]
+            return " ‹ ".join(reversed(parts))
         parts = [f"[reverse] {n} [/]" if n == current else n for n in order]
         return " › ".join(parts)
 
@@ -81,24 +87,27 @@ class DayScreen(ScriptScreen):
         digits.display = state.countdown is not None
         if state.countdown is not None:
             digits.update(clock(state.countdown))
-        paused = " · paused" if state.paused else ""
+        paused = " · " + t("paused") if state.paused else ""
         if not state.started:
-            call.show("Press space to start the day.", "Ready")
+            call.show(t("Press space to start the day."), t("Ready"))
         elif state.status == "failed":
-            call.show(self.failure_line(state), "Stopped · r to retry")
+            call.show(self.failure_line(state), t("Stopped · r to retry"))
         elif state.done:
             if self.game.has_next_night:
-                call.show(f"The day is over. Press n for night {self.game.night + 1}.", "Done")
+                over = t("The day is over. Press n for night {night}.")
+                call.show(over.format(night=self.game.night + 1), t("Done"))
             else:
-                call.show("The game is over. Press g for a new game.", "Done")
+                call.show(t("The game is over. Press g for a new game."), t("Done"))
         else:
             index = state.step or 0
             step = self.script.steps[index]
             stage = self.stage_names[index]
             if isinstance(step, Wait) and step.branch:
-                call.show(step.text, f"{stage} · enter: go on · b: {step.branch}")
+                go_on = t("enter: go on")
+                call.show(step.text, f"{stage} · {go_on} · b: {step.branch}")
             elif isinstance(step, Wait):
-                call.show(step.text, f"{stage} · press enter to go on")
+                go_on = t("press enter to go on")
+                call.show(step.text, f"{stage} · {go_on}")
             elif isinstance(step, Timer):
                 call.show(step.label, stage + paused)
             else:
@@ -114,7 +123,11 @@ class DayScreen(ScriptScreen):
         total = max(state.total, 0.001)
         self.query_one(ProgressBar).update(progress=100 * state.elapsed / total)
         self.query_one("#times", Label).update(
-            f"{clock(state.elapsed)} elapsed · {clock(total - state.elapsed)} left"
+            shape(
+                t("{elapsed} elapsed · {left} left").format(
+                    elapsed=clock(state.elapsed), left=clock(total - state.elapsed)
+                )
+            )
         )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -9,13 +9,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
+
+from narrator.i18n import N_
+from narrator.tui.text import NarratorFooter, shape, t
 
 SUFFIXES = (".wav", ".flac", ".ogg", ".mp3")
 
 
 class ExportDialog(ModalScreen[Path | None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, default: Path) -> None:
         super().__init__()
@@ -23,13 +26,13 @@ class ExportDialog(ModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="export"):
-            yield Label("Export the night to a sound file (.wav, .flac, .ogg or .mp3):")
+            yield Label(shape(t("Export the night to a sound file (.wav, .flac, .ogg or .mp3):")))
             yield Input(str(self.default), id="path")
             yield Static("", id="export-error")
             with Horizontal(id="export-buttons"):
-                yield Button("Export", variant="primary", id="ok")
-                yield Button("Cancel", id="cancel")
-        yield Footer()
+                yield Button(shape(t("Export")), variant="primary", id="ok")
+                yield Button(shape(t("Cancel")), id="cancel")
+        yield NarratorFooter()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self._finish()

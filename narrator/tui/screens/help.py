@@ -8,9 +8,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Markdown
+from textual.widgets import Markdown
 
-HELP = """\
+from narrator.i18n import N_
+from narrator.tui.text import NarratorFooter, t
+
+HELP = N_(
+    """\
 # narrator
 
 Pick the game, the players and the roles, press **space**, and close your eyes with
@@ -42,15 +46,18 @@ next night when you press **n**.
 Every possible role is called every night, whether its card is in play or not:
 calling only the roles in play would tell everyone which they are.
 """
+)
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,f1,question_mark", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,f1,question_mark", "close", N_("Close"))
+    ]
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Markdown(HELP)
-        yield Footer()
+            yield Markdown(t(HELP))
+        yield NarratorFooter()
 
     def action_close(self) -> None:
         self.dismiss(None)

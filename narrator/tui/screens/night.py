@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.widgets import Footer, Label, ProgressBar, Static
+from textual.widgets import Label, ProgressBar, Static
 
 from narrator.script import Say
 from narrator.session.segments import clock
 from narrator.tui.playing import ScriptScreen
+from narrator.tui.text import NarratorFooter, shape, t, tn
 from narrator.tui.widgets.call_view import CallView
 
 
@@ -21,44 +22,54 @@ class NightScreen(ScriptScreen):
 
     def compose(self) -> ComposeResult:
         game = self.game
-        what = "Opening call" if self.script.rounds else f"Night {game.night}"
-        yield Static(f"{what} · {game.title} · {game.players} players", id="title")
+        what = t("Opening call") if self.script.rounds else t("Night {night}")
+        players = tn("{n} player", "{n} players", game.players).format(n=game.players)
+        title = f"{what.format(night=game.night)} · {game.title} · {players}"
+        yield Static(shape(title), id="title")
         roles = ", ".join(
             f"{game.name(r)}" + (f" ×{n}" if n > 1 else "") for r, n in self.script.roles
         )
-        prefix = "Possible roles (each is called, dealt or not)" if game.many_nights else "Roles"
-        yield Static(f"{prefix}: {roles}", id="roles")
+        prefix = (
+            t("Possible roles (each is called, dealt or not)") if game.many_nights else t("Roles")
+        )
+        yield Static(shape(f"{prefix}: {roles}"), id="roles")
         yield CallView(id="call")
         with Horizontal(id="progress-row"):
             yield ProgressBar(total=100, show_eta=False, show_percentage=True, id="progress")
             yield Label("", id="times")
-        yield Footer()
+        yield NarratorFooter()
 
     def refresh_view(self) -> None:
         state = self.state()
         call = self.query_one(CallView)
         if not state.started:
             call.show(
-                f"Press space to start night {self.game.night}, then close your eyes.",
-                "Ready",
+                t("Press space to start night {night}, then close your eyes.").format(
+                    night=self.game.night
+                ),
+                t("Ready"),
             )
         elif state.status == "failed":
-            call.show(self.failure_line(state), "Stopped · r to retry · e to export")
+            call.show(self.failure_line(state), t("Stopped · r to retry · e to export"))
         elif state.done:
-            call.show("The night is over.", "Done")
+            call.show(t("The night is over."), t("Done"))
         else:
             index = state.step or 0
             text, role = "", None
             for step in self.script.steps[: index + 1]:
                 if isinstance(step, Say):
                     text, role = step.text, step.role
-            who = self.game.name(role) if role else "Everyone"
+            who = self.game.name(role) if role else t("Everyone")
             if state.paused:
-                who += " · paused"
+                who += " · " + t("paused")
             call.show(text or "…", who)
         total = max(state.total, 0.001)
         elapsed = state.elapsed if state.started else 0.0
         self.query_one(ProgressBar).update(progress=100 * elapsed / total)
         self.query_one("#times", Label).update(
-            f"{clock(elapsed)} elapsed · {clock(total - elapsed)} left"
+            shape(
+                t("{elapsed} elapsed · {left} left").format(
+                    elapsed=clock(elapsed), left=clock(total - elapsed)
+                )
+            )
         )

@@ -14,25 +14,27 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
+from narrator.i18n import N_
 from narrator.script import Pause, Say, Script
 from narrator.script.render_text import describe, timed_steps, total_seconds
 from narrator.session.game import Game
 from narrator.session.segments import clock
+from narrator.tui.text import NarratorFooter, follow, shape, t, tn
 
 STEP = 5.0  # seconds per + or - on an action time
 
 
 class PreviewScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("plus,equals_sign", "time(1)", "+5 s", key_display="+"),
-        Binding("minus", "time(-1)", "-5 s", key_display="-"),
-        Binding("l", "language", "Language"),
-        Binding("t", "turn_time", "Turn time"),
-        Binding("e", "export", "Export"),
-        Binding("space", "play", "Play"),
-        Binding("escape", "back", "Back"),
+        Binding("plus,equals_sign", "time(1)", N_("+5 s"), key_display="+"),
+        Binding("minus", "time(-1)", N_("-5 s"), key_display="-"),
+        Binding("l", "language", N_("Language")),
+        Binding("t", "turn_time", N_("Turn time")),
+        Binding("e", "export", N_("Export")),
+        Binding("space", "play", N_("Play")),
+        Binding("escape", "back", N_("Back")),
     ]
 
     class PlayRequested(Message):
@@ -59,46 +61,61 @@ class PreviewScreen(Screen[None]):
         table: DataTable[str | Text] = DataTable(id="calls", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static("", id="summary")
-        yield Footer()
+        yield NarratorFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("at", "who", "call")
+        table.add_columns(t("at"), t("who"), t("call"))
         self.show()
         table.focus()
 
     def show(self) -> None:
         game = self.game
         self.script = game.script("night")
+        players = tn("{n} player", "{n} players", game.players).format(n=game.players)
+        night = t("Preview · night {night}").format(night=game.night)
+        language = t("language {code}").format(code=game.lang)
         self.query_one("#title", Static).update(
-            f"Preview · night {game.night} · {game.title} · {game.players} players · "
-            f"language {game.lang}"
+            shape(f"{night} · {game.title} · {players} · {language}")
         )
         table: DataTable[str | Text] = self.query_one(DataTable)
         row = table.cursor_row
         table.clear()
         for index, (start, step) in enumerate(timed_steps(self.script, self.wpm)):
-            who = game.name(step.role) if step.role else "everyone"
+            who = shape(game.name(step.role) if step.role else t("everyone"))
             if isinstance(step, Pause) and step.role:
-                what: str | Text = Text(f"{step.seconds:g} s to act  (+/- to change)", "bold")
+                act = t("{seconds} s to act  (+/- to change)").format(seconds=f"{step.seconds:g}")
+                what: str | Text = Text(shape(act), "bold")
             elif isinstance(step, Say):
-                what = step.text
+                what = shape(step.text, game.lang)
             else:
                 what = Text(describe(step), "dim")
             table.add_row(clock(start), who, what, key=str(index))
         if self.script.steps:
             table.move_cursor(row=min(row, len(self.script.steps) - 1))
         total = total_seconds(self.script, self.wpm)
-        lines = [f"Total ≈ {clock(total)} · {len(self.script.steps)} steps"]
+        steps = tn("{n} step", "{n} steps", len(self.script.steps))
+        lines = [
+            shape(
+                t("Total ≈ {time}").format(time=clock(total))
+                + " · "
+                + steps.format(n=len(self.script.steps))
+            )
+        ]
         if game.ruleset.rounds is not None:
             limit = game.turn_seconds
             limit_text = (
-                "the ruleset's" if limit is None else ("none" if not limit else f"{limit:g} s")
+                t("the ruleset's")
+                if limit is None
+                else (t("none") if not limit else f"{limit:g} s")
             )
-            lines.append(f"Turn time limit (day): {limit_text} · t to change")
+            lines.append(
+                shape(t("Turn time limit (day): {limit} · t to change").format(limit=limit_text))
+            )
         lines += [f"[yellow]! {w}[/]" for w in self.script.warnings]
         if self.audio_problem:
-            lines.append(f"[red]No sound: {self.audio_problem}. Press e to export instead.[/]")
+            problem = t("No sound: {problem}. Press e to export instead.")
+            lines.append(f"[red]{shape(problem.format(problem=self.audio_problem))}[/]")
         self.query_one("#summary", Static).update("\n".join(lines))
         self.refresh_bindings()
 
@@ -127,7 +144,7 @@ class PreviewScreen(Screen[None]):
     def action_time(self, sign: int) -> None:
         role = self._cursor_role()
         if role is None:
-            self.notify("Put the cursor on a role's action time (a bold row).")
+            self.notify(t("Put the cursor on a role's action time (a bold row)."))
             return
         table: DataTable[str | Text] = self.query_one(DataTable)
         step = self.script.steps[table.cursor_row]
@@ -140,6 +157,7 @@ class PreviewScreen(Screen[None]):
     def action_language(self) -> None:
         langs = self.game.ruleset.languages
         self.game.lang = langs[(langs.index(self.game.lang) + 1) % len(langs)]
+        follow(self.game.lang)
         self.show()
 
     def action_turn_time(self) -> None:

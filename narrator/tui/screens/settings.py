@@ -16,18 +16,21 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
+from textual.widgets import Button, Input, Label, Select, Static, Switch
 
+from narrator.i18n import N_
 from narrator.session.config import Settings
 from narrator.session.engine import AudioChoices
+from narrator.tui.text import NarratorFooter, shape, t
 
-LANGUAGES = (("English", "en"), ("Italiano", "it"), ("فارسی (Persian)", "fa"))
+LANGUAGES = (("English", "en"), ("Italiano", "it"), (shape("فارسی", "fa") + " (Persian)", "fa"))
+BIDI_CHOICES = ((N_("auto"), "auto"), (N_("on"), "on"), (N_("off"), "off"))
 
 
 class SettingsScreen(ModalScreen[Settings | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("ctrl+s", "save", "Save"),
+        Binding("escape", "cancel", N_("Cancel")),
+        Binding("ctrl+s", "save", N_("Save")),
     ]
 
     class TestSoundRequested(Message):
@@ -42,7 +45,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
         self._voices_for = settings.language  # the language the voice list is for
 
     def _row(self, label: str, widget: Input | Select[str] | Switch) -> Horizontal:
-        return Horizontal(Label(label, classes="field-label"), widget, classes="field")
+        return Horizontal(Label(shape(t(label)), classes="field-label"), widget, classes="field")
 
     def compose(self) -> ComposeResult:
         s = self.settings
@@ -51,53 +54,75 @@ class SettingsScreen(ModalScreen[Settings | None]):
         voices = [(s.voice, s.voice)] if s.voice else []
         devices = [(s.device, s.device)] if s.device else []
         with VerticalScroll(id="settings-form"):
-            yield Static("Settings", id="settings-title")
+            yield Static(shape(t("Settings")), id="settings-title")
             yield self._row(
-                "Language",
+                N_("Language of the calls"),
                 Select(LANGUAGES, value=s.language, id="language", allow_blank=False, compact=True),
             )
             yield self._row(
-                "Voice",
+                N_("Language of the app"),
                 Select(
-                    voices,
-                    value=s.voice or Select.NULL,
-                    id="voice",
-                    prompt="default for the language",
+                    ((shape(t("the game's language")), "auto"), *LANGUAGES),
+                    value=s.app_language,
+                    id="app_language",
+                    allow_blank=False,
                     compact=True,
                 ),
             )
             yield self._row(
-                "Speaking rate (wpm)",
+                N_("Persian drawn by narrator"),
+                Select(
+                    [(shape(t(label)), value) for label, value in BIDI_CHOICES],
+                    value=s.bidi,
+                    id="bidi",
+                    allow_blank=False,
+                    compact=True,
+                ),
+            )
+            yield self._row(
+                N_("Voice"),
+                Select(
+                    voices,
+                    value=s.voice or Select.NULL,
+                    id="voice",
+                    prompt=shape(t("default for the language")),
+                    compact=True,
+                ),
+            )
+            yield self._row(
+                N_("Speaking rate (wpm)"),
                 Input(
                     "" if s.rate is None else str(s.rate),
-                    placeholder="default",
+                    placeholder=shape(t("default")),
                     id="rate",
                     type="integer",
                     compact=True,
                 ),
             )
             yield self._row(
-                "Pace of the night", Input(f"{s.pace:g}", id="pace", type="number", compact=True)
+                N_("Pace of the night"),
+                Input(f"{s.pace:g}", id="pace", type="number", compact=True),
             )
-            yield self._row("Tapping", Switch(value=s.bed, id="bed"))
+            yield self._row(N_("Tapping"), Switch(value=s.bed, id="bed"))
             yield self._row(
-                "Tapping volume 0–1",
+                N_("Tapping volume 0–1"),
                 Input(f"{s.bed_volume:g}", id="bed_volume", type="number", compact=True),
             )
             yield self._row(
-                "Tapping tempo",
+                N_("Tapping tempo"),
                 Input(f"{s.bed_tempo:g}", id="bed_tempo", type="number", compact=True),
             )
             yield self._row(
-                "Voice volume 0–1", Input(f"{s.volume:g}", id="volume", type="number", compact=True)
+                N_("Voice volume 0–1"),
+                Input(f"{s.volume:g}", id="volume", type="number", compact=True),
             )
             yield self._row(
-                "Output device",
+                N_("Output device"),
                 Select(
                     devices,
                     value=s.device or Select.NULL,
                     id="device",
-                    prompt="system default",
+                    prompt=shape(t("system default")),
                     compact=True,
                 ),
             )
@@ -106,15 +131,20 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 for rs, roles in s.action_times.items()
             )
             yield Static(
-                f"Action times (set in the preview): {times or 'as written'}", id="action-times"
+                shape(
+                    t("Action times (set in the preview): {times}").format(
+                        times=times or t("as written")
+                    )
+                ),
+                id="action-times",
             )
             yield Static("", id="settings-error")
             with Horizontal(id="settings-buttons"):
-                yield Button("Save", variant="primary", id="save")
-                yield Button("Test sound", id="test")
-                yield Button("Clear action times", id="clear-times")
-                yield Button("Cancel", id="cancel")
-        yield Footer()
+                yield Button(shape(t("Save")), variant="primary", id="save")
+                yield Button(shape(t("Test sound")), id="test")
+                yield Button(shape(t("Clear action times")), id="clear-times")
+                yield Button(shape(t("Cancel")), id="cancel")
+        yield NarratorFooter()
 
     def on_mount(self) -> None:
         self.load_choices(self.settings.language)
@@ -160,11 +190,15 @@ class SettingsScreen(ModalScreen[Settings | None]):
         if rate is not None and not 60 <= rate <= 400:
             raise ValueError("speaking rate: from 60 to 400 words a minute")
         language = self.query_one("#language", Select).value
+        app_language = self.query_one("#app_language", Select).value
+        bidi = self.query_one("#bidi", Select).value
         voice = self.query_one("#voice", Select).value
         device = self.query_one("#device", Select).value
         return replace(
             self.settings,
             language=str(language),
+            app_language=str(app_language),
+            bidi=str(bidi),
             voice=voice if isinstance(voice, str) else None,
             rate=rate,
             pace=self._number("pace", 0.1, 10),
@@ -189,7 +223,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
             self.action_cancel()
         elif event.button.id == "clear-times":
             self.settings = replace(self.settings, action_times={})
-            self.query_one("#action-times", Static).update("Action times: as written")
+            self.query_one("#action-times", Static).update(shape(t("Action times: as written")))
         elif event.button.id == "test":
             settings = self._checked()
             if settings is not None:

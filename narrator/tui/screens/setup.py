@@ -15,23 +15,25 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Label, Static
+from textual.widgets import Button, Label, Static
 
+from narrator.i18n import N_
 from narrator.rules import describe_dealing
 from narrator.session.game import Game
+from narrator.tui.text import NarratorFooter, block, lang, shape, t, tn
 from narrator.tui.widgets.role_picker import RolePicker
 
 
 class SetupScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right_square_bracket", "players(1)", "+Player", key_display="]"),
-        Binding("left_square_bracket", "players(-1)", "-Player", key_display="["),
-        Binding("r", "recommend", "Deck"),
-        Binding("x", "random", "Random"),
-        Binding("o", "options", "Options"),
-        Binding("p", "preview", "Preview"),
-        Binding("space", "play", "Play"),
-        Binding("escape", "back", "Back"),
+        Binding("right_square_bracket", "players(1)", N_("+Player"), key_display="]"),
+        Binding("left_square_bracket", "players(-1)", N_("-Player"), key_display="["),
+        Binding("r", "recommend", N_("Deck")),
+        Binding("x", "random", N_("Random")),
+        Binding("o", "options", N_("Options")),
+        Binding("p", "preview", N_("Preview")),
+        Binding("space", "play", N_("Play")),
+        Binding("escape", "back", N_("Back")),
     ]
 
     class PreviewRequested(Message):
@@ -50,7 +52,7 @@ class SetupScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         game = self.game
-        yield Static(game.title, id="title")
+        yield Static(shape(game.title), id="title")
         with Horizontal(id="setup"):
             with Vertical(id="left"):
                 with Horizontal(id="players-row"):
@@ -63,12 +65,16 @@ class SetupScreen(Screen[None]):
                 yield Static("", id="checks")
                 if game.many_nights:
                     yield Static(
-                        "These are the possible roles: every one of them is called every "
-                        "night, whether its card is dealt or not, so nobody learns which "
-                        "roles are in play.",
+                        shape(
+                            t(
+                                "These are the possible roles: every one of them is called "
+                                "every night, whether its card is dealt or not, so nobody "
+                                "learns which roles are in play."
+                            )
+                        ),
                         id="possible",
                     )
-        yield Footer()
+        yield NarratorFooter()
 
     def on_mount(self) -> None:
         self.show()
@@ -77,29 +83,35 @@ class SetupScreen(Screen[None]):
     def show(self) -> None:
         game = self.game
         setup = game.ruleset.setup
+        players = tn("{n} player", "{n} players", game.players).format(n=game.players)
         self.query_one("#players", Label).update(
-            f" {game.players} players ({setup.min_players}–{setup.max_players}) "
+            shape(f" {players} ({setup.min_players}–{setup.max_players}) ")
         )
         self.query_one(RolePicker).show(game.groups(), game.counts, game.lang)
         low, high = game.players + setup.extra_min, game.players + setup.extra_max
         if setup.extra_min == setup.extra_max and setup.extra_min:
-            need = f"{low} needed: {game.players} dealt + {setup.extra_min} in the centre"
+            need = t("{need} needed: {dealt} dealt + {centre} in the centre").format(
+                need=low, dealt=game.players, centre=setup.extra_min
+            )
         elif low == high:
-            need = f"{low} needed"
+            need = t("{need} needed").format(need=low)
         else:
-            need = f"{low}–{high} allowed"
-        lines = [f"{game.cards} cards · {need}"]
+            need = t("{low}–{high} allowed").format(low=low, high=high)
+        cards = tn("{n} card", "{n} cards", game.cards).format(n=game.cards)
+        lines = [shape(f"{cards} · {need}")]
         deal = game.dealing()
         # Which card a deck's removal takes, how many are dealt and set aside (the
         # line above already says it when the centre always holds the same number).
         if game.valid and (deal.discard or (deal.aside and setup.extra_min != setup.extra_max)):
-            lines.append(describe_dealing(game.ruleset, deal, game.roles))
+            dealt = describe_dealing(game.ruleset, deal, game.roles, lang())
+            lines.append(block(dealt, 46))
         self.query_one("#cards", Static).update("\n".join(lines))
         report = game.report()
         lines = [f"[red]✗ {e}[/]" for e in report.errors]
         lines += [f"[yellow]! {w}[/]" for w in report.warnings]
         if report.ok:
-            lines.insert(0, "[green]✓ Ready to play.[/]")
+            ready = shape(t("Ready to play."))
+            lines.insert(0, f"[green]✓ {ready}[/]")
         self.query_one("#checks", Static).update("\n".join(lines))
         self.refresh_bindings()
 
@@ -128,12 +140,12 @@ class SetupScreen(Screen[None]):
     def action_recommend(self) -> None:
         note = self.game.recommend()
         if note:
-            self.notify(note, title="Recommended deck")
+            self.notify(note, title=t("Recommended deck"))
         self.show()
 
     def action_random(self) -> None:
         if not self.game.random_pick(self.rng):
-            self.notify("No other valid deck found for this many players.", severity="warning")
+            self.notify(t("No other valid deck found for this many players."), severity="warning")
         self.show()
 
     def action_options(self) -> None:

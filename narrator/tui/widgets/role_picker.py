@@ -14,7 +14,9 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from narrator.i18n import N_
 from narrator.rules import Role
+from narrator.tui.text import shape, t
 
 
 class RolePicker(OptionList):
@@ -25,8 +27,8 @@ class RolePicker(OptionList):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("plus,equals_sign,right", "more", "More", key_display="+"),
-        Binding("minus,left", "fewer", "Fewer", key_display="-"),
+        Binding("plus,equals_sign,right", "more", N_("More"), key_display="+"),
+        Binding("minus,left", "fewer", N_("Fewer"), key_display="-"),
     ]
 
     class CountChanged(Message):
@@ -43,12 +45,13 @@ class RolePicker(OptionList):
         options: list[Option] = []
         for team, roles in groups:
             chosen = sum(counts.get(r.id, 0) for r in roles)
-            options.append(Option(Text(f"{team} ({chosen})", style="bold"), disabled=True))
+            options.append(Option(Text(shape(f"{team} ({chosen})"), style="bold"), disabled=True))
             for role in roles:
                 n = counts.get(role.id, 0)
                 line = Text(f"  {n:>2} × " if n else "   · ", style="bold" if n else "dim")
-                line.append(role.name.get(lang), style="" if n else "dim")
-                line.append(f"  max {role.max_count}", style="dim")
+                line.append(shape(role.name.get(lang), lang), style="" if n else "dim")
+                most = t("max {n}").format(n=role.max_count)
+                line.append("  " + shape(most), style="dim")
                 options.append(Option(line, id=role.id))
         self.clear_options()
         self.add_options(options)

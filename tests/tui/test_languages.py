@@ -1,0 +1,109 @@
+"""The app in Italian and in Persian (Pilot): the games list, players & roles, the
+night and the day speak the game's language, and Persian is drawn right to left.
+
+`bidi="on"` fixes the drawing of Persian, whatever terminal runs the tests; the
+tmux tests (test_terminal_languages.py) run the real app with the setting on auto.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from narrator.i18n.bidi import visual
+from narrator.session.config import Settings
+from narrator.tui.screens.day import DayScreen
+from narrator.tui.screens.night import NightScreen
+from narrator.tui.widgets.call_view import CallView
+from tests.tui.conftest import run_until, settle, sync
+from tests.tui.fakes import ManualClock, make_app, screen_text
+from tests.tui.languages import english_in
+
+SIZE = (100, 32)
+GAMES = {"it": ("enter",), "fa": ("down", "down", "enter")}  # Lupus; One Night
+
+
+async def _walk(pilot: Pilot[Any], clock: ManualClock, lang: str) -> dict[str, str]:
+    """The games list, players & roles, the night and the day, as screen text."""
+    app = pilot.app
+    seen = {"games": screen_text(app)}  # type: ignore[arg-type]
+    await pilot.press(*GAMES[lang])
+    await pilot.pause()
+    seen["setup"] = screen_text(app)  # type: ignore[arg-type]
+    await pilot.press("space")
+    night = app.screen
+    assert isinstance(night, NightScreen)
+    await settle(pilot, lambda: night.state().sounding)
+    clock.advance(31)
+    await pilot.pause(0.2)
+    seen["night"] = screen_text(app)  # type: ignore[arg-type]
+    await run_until(pilot, clock, lambda: isinstance(app.screen, DayScreen))
+    day = app.screen
+    assert isinstance(day, DayScreen)
+    await run_until(pilot, clock, lambda: day.state().kind in ("timer", "wait"), step=0.5)
+    await pilot.pause(0.2)
+    seen["day"] = screen_text(app)  # type: ignore[arg-type]
+    return seen
+
+
+@pytest.mark.parametrize("lang", ["it", "fa"])
+@sync
+async def test_no_english_in_the_chrome(tmp_path: Path, lang: str) -> None:
+    app, _, clock = make_app(tmp_path, settings=Settings(language=lang, bidi="on"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        seen = await _walk(pilot, clock, lang)
+    rulesets = list(app.catalog.rulesets.values())
+    for screen, text in seen.items():
+        found = english_in(text, rulesets)
+        assert found == set(), f"{lang} {screen}: {found}\n{text}"
+    # The English app would have shown these; the translated one shows its own words.
+    assert "Choose the game" not in seen["games"]
+    if lang == "it":
+        assert "Scegli il gioco" in seen["games"]
+        assert "Pronti a giocare." in seen["setup"]
+        assert "Notte 1 · Lupus in Tabula" in seen["night"]
+        assert "Risveglio" in seen["day"] and "Discussione" in seen["day"]
+    else:
+        assert visual("بازی را انتخاب کنید", lang="fa", mode="on") in seen["games"]
+        assert visual("آماده‌ی بازی.", lang="fa", mode="on") in seen["setup"]
+
+
+@sync
+async def test_the_app_follows_the_game_unless_the_settings_fix_it(tmp_path: Path) -> None:
+    fixed = Settings(language="it", app_language="en")
+    app, _, _ = make_app(tmp_path, settings=fixed)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        text = screen_text(app)
+    # The game (and its roles) in Italian, the app in English as the user chose.
+    assert "Ready to play." in text and "Lupo mannaro" in text
+
+
+@sync
+async def test_the_persian_night_call_is_right_aligned_in_visual_order(tmp_path: Path) -> None:
+    app, _, clock = make_app(tmp_path, settings=Settings(language="fa", bidi="on"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press(*GAMES["fa"], "space")
+        night = app.screen
+        assert isinstance(night, NightScreen)
+        await settle(pilot, lambda: night.state().sounding)
+        clock.advance(31)
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        call = night.query_one(CallView)
+        assert call.styles.text_align == "right"
+    line = "می‌توانی کارت یک بازیکن دیگر، یا دو کارت از وسط میز را ببینی."
+    shown = visual(line, lang="fa", mode="on")
+    row = next(r for r in text.splitlines() if shown in r)
+    inside = row.strip().strip("│")
+    left, right = len(inside) - len(inside.lstrip()), len(inside) - len(inside.rstrip())
+    assert left > right  # right-aligned: the space is on the left
+    # Visual order: the sentence's full stop is drawn first (leftmost).
+    assert inside.strip().startswith(".")
