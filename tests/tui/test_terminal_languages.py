@@ -16,7 +16,8 @@ import pytest
 from narrator.i18n.bidi import visual
 from narrator.rules import load_catalog
 from tests.tui.languages import english_in
-from tests.tui.test_terminal import NARRATOR, Tmux, tmux  # noqa: F401 -- the fixture
+from tests.tui.test_terminal import NARRATOR, Tmux
+from tests.tui.test_terminal import tmux as tmux_fixture  # noqa: F401 -- the fixture
 
 pytestmark = pytest.mark.slow
 
@@ -41,7 +42,8 @@ def _to_the_day(tmux: Tmux, day_word: str) -> str:
     return tmux.wait_for(lambda t: day_word in t)
 
 
-def test_the_app_in_italian(tmux: Tmux, tmp_path: Path) -> None:
+def test_the_app_in_italian(tmux_fixture: Tmux, tmp_path: Path) -> None:  # noqa: F811
+    tmux = tmux_fixture
     _settings(tmp_path, "it")
     tmux.keys(str(NARRATOR), "Enter")
     screens = {"games": tmux.wait_for(lambda t: "Scegli il gioco" in t and "Lupus" in t)}
@@ -56,7 +58,8 @@ def test_the_app_in_italian(tmux: Tmux, tmp_path: Path) -> None:
     tmux.wait_for(lambda t: t.rstrip().endswith("READY$"))
 
 
-def test_the_app_in_persian_right_to_left(tmux: Tmux, tmp_path: Path) -> None:
+def test_the_app_in_persian_right_to_left(tmux_fixture: Tmux, tmp_path: Path) -> None:  # noqa: F811
+    tmux = tmux_fixture
     _settings(tmp_path, "fa")
     tmux.keys(str(NARRATOR), "Enter")
     title = visual("بازی را انتخاب کنید", lang="fa", mode="on")
