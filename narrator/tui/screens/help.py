@@ -41,6 +41,7 @@ next night when you press **n**.
 | night, day | Esc | stop (asks first; the calls go on meanwhile) |
 | day | + − | add or take 30 s on the running timer |
 | day | Enter | go on (after the accusation, after the vote) |
+| day | b | take the shortcut, when there is one (every vote on one player) |
 | day | n / g | next night / new game |
 
 Every possible role is called every night, whether its card is in play or not:
