@@ -125,7 +125,8 @@ def _audio_options(parser: argparse.ArgumentParser) -> None:
         metavar="WPM",
         help=f"speaking rate, words a minute ({RATES[0]} to {RATES[1]})",
     )
-    parser.add_argument("--no-bed", action="store_true", help="no tapping under the night")
+    parser.add_argument("--no-bed", action="store_true", help="no bed under the night")
+    parser.add_argument("--bed", metavar="NAME", help="the bed's ambience (see: narrator beds)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -173,6 +174,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang")
     _fmt(p)
     p = sub.add_parser("devices", help="list the sound output devices")
+    _fmt(p)
+    p = sub.add_parser("beds", help="list the ambiences the bed can play")
     _fmt(p)
     _table_options(sub.add_parser("table", help="deal and vote on the players' phones"))
     return parser
@@ -387,6 +390,7 @@ def _audio_settings(args: argparse.Namespace) -> Any:
         voice=args.voice,
         rate=args.rate,
         bed=not args.no_bed,
+        **({"ambience": args.bed} if args.bed else {}),
         device=getattr(args, "device", None),  # index or name: the audio layer resolves both
     )
 
@@ -423,9 +427,11 @@ NATIVE_AUDIO = ("play", "devices", "table", None)
 def run_command(args: argparse.Namespace) -> int:
     if args.command == "check":
         return cmd_check(args)
-    if args.command in ("voices", "devices"):
+    if args.command in ("voices", "devices", "beds"):
         from narrator.audio import commands
 
+        if args.command == "beds":
+            return commands.beds_command(args.format)
         if args.command == "voices":
             return commands.voices_command(args.lang, args.format)
         return commands.devices_command(args.format)

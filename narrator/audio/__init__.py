@@ -20,7 +20,8 @@ from narrator.audio.engine import AudioEngine
 from narrator.audio.mixer import Event, Timeline
 from narrator.audio.player import Playback
 from narrator.audio.settings import AudioSettings, AudioUnavailable
-from narrator.audio.synth import Synthesizer, Voice, list_voices
+from narrator.audio.synth import Synthesizer, Voice
+from narrator.audio.voices import list_voices
 
 __all__ = [
     "AudioEngine",

@@ -15,6 +15,8 @@ writes is `{"ready": true, ...}` or `{"ready": false, "error": ...}`.
   and answers `{"id": n, "ok": true, "sample_rate": sr}` (the true rate: MBROLA
   voices render at 16 kHz while pyttsx3 labels every file 22050 Hz).
 - `{"op": "voices", "id": n}` answers `{"id": n, "voices": [...]}`.
+- `{"op": "phonemes", "id": n, "text", "voice"}` answers `{"id": n, "ok": true,
+  "phonemes": "..."}`: the IPA espeak-ng reads the text as (the lexicon's test).
 """
 
 from __future__ import annotations
@@ -163,10 +165,37 @@ class Worker:
             found.append({"id": v.id, "name": v.name, "languages": langs, "gender": v.gender})
         return {"voices": found}
 
+    def phonemes(self, req: dict[str, Any]) -> dict[str, Any]:
+        """The IPA espeak-ng reads `text` as, with `voice` (its own text-to-phoneme
+        rules, the very ones `say` uses)."""
+        from pyttsx3.drivers import _espeak
+
+        voice = str(req["voice"])
+        self.check_voice(voice)
+        self._wait_idle()
+        _espeak.SetVoiceByName(voice.encode("utf-8"))
+        self.voice = None  # `say` sets its voice again
+        lib = _espeak.dll
+        lib.espeak_TextToPhonemes.restype = ctypes.c_char_p
+        lib.espeak_TextToPhonemes.argtypes = [
+            ctypes.POINTER(ctypes.c_char_p),
+            ctypes.c_int,
+            ctypes.c_int,
+        ]
+        buffer = ctypes.c_char_p(str(req["text"]).encode("utf-8"))
+        pointer = ctypes.pointer(buffer)
+        clauses = []
+        while pointer.contents.value:
+            # textmode 1: UTF-8; phonememode 2: IPA.
+            clauses.append(lib.espeak_TextToPhonemes(pointer, 1, 2).decode("utf-8").strip())
+        return {"ok": True, "phonemes": " ".join(c for c in clauses if c)}
+
     def handle(self, req: dict[str, Any]) -> dict[str, Any]:
         try:
             if req.get("op") == "say":
                 return self.say(req)
+            if req.get("op") == "phonemes":
+                return self.phonemes(req)
             if req.get("op") == "voices":
                 return self.voices()
             return {"ok": False, "error": f"unknown op {req.get('op')!r}"}

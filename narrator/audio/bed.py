@@ -1,4 +1,8 @@
-"""The tapping bed: hands knocking on a wooden table, generated as it is needed.
+"""The bed: hands tapping on a wooden table over an ambience, generated as needed.
+
+`NightBed` is what the mixer plays under a night: the taps below and one of the
+continuous ambiences of `ambience.py` (rain, wind...) that fills the 1-6 kHz band
+the taps leave empty.
 
 There is no loop, so there is no seam: the bed is placed tap by tap from a dozen
 synthesised knocks (`audio/knock_*.wav`, made by `scripts/make_tapping`) with a
@@ -23,6 +27,8 @@ import numpy.random  # loaded with the module, not while mixing the first night
 import soundfile as sf
 import soxr
 
+from narrator.audio.ambience import Ambience
+from narrator.audio.settings import DEFAULT_AMBIENCE
 from narrator.audio.synth import Clip, Samples
 
 # (mean interval in s at tempo 1, shape of the gamma spread, chance of a double tap)
@@ -168,4 +174,28 @@ class TapBed:
                 if a < b:
                     out[a - start : b - start] += hand.gains[i] * knock[a - onset : b - onset]
                     self.taps_rendered += 1
+        return out
+
+
+class NightBed:
+    """The taps and an ambience (`ambience.AMBIENCES`), one endless deterministic track;
+    `render(start, n)` is exact for any window, as both parts are. ValueError names
+    the known ambiences when `ambience` is not one of them."""
+
+    def __init__(
+        self,
+        knocks: list[tuple[str, Samples]],
+        sample_rate: int,
+        *,
+        ambience: str = DEFAULT_AMBIENCE,
+        tempo: float = 1.0,
+        seed: int = 7,
+    ) -> None:
+        self.ambience = Ambience(ambience, sample_rate)
+        self.taps = TapBed(knocks, sample_rate, tempo=tempo, seed=seed)
+        self.sample_rate = sample_rate
+
+    def render(self, start: int, n: int) -> Samples:
+        out = self.taps.render(start, n)
+        out += self.ambience.render(start, n)
         return out

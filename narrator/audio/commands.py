@@ -21,7 +21,7 @@ from narrator.audio.devices import list_devices
 from narrator.audio.engine import AudioEngine
 from narrator.audio.player import Playback
 from narrator.audio.settings import AudioSettings, AudioUnavailable
-from narrator.audio.synth import list_voices
+from narrator.audio.voices import list_voices
 from narrator.rules.errors import NarratorError, one_line
 from narrator.script.model import Script, script_from_dict
 
@@ -163,7 +163,25 @@ def voices_command(lang: str | None, fmt: str) -> int:
         return EXIT_OK
     width = max(len(v.id) for v in voices)
     for v in voices:
-        print(f"{v.id:<{width}}  {','.join(v.languages):<16}  {v.name}")
+        print(f"{v.engine:<9}  {v.id:<{width}}  {','.join(v.languages):<16}  {v.name}")
+    return EXIT_OK
+
+
+def beds_command(fmt: str) -> int:
+    """List the bed's ambiences (`fmt` "text" or "json"); the default is starred."""
+    from narrator.audio.ambience import AMBIENCES
+    from narrator.audio.settings import DEFAULT_AMBIENCE
+
+    if fmt == "json":
+        rows = [
+            {"name": name, "description": text, "default": name == DEFAULT_AMBIENCE}
+            for name, text in AMBIENCES.items()
+        ]
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    for name, text in AMBIENCES.items():
+        mark = "*" if name == DEFAULT_AMBIENCE else " "
+        print(f"{mark} {name:<9} {text}")
     return EXIT_OK
 
 
@@ -189,13 +207,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--timeline", type=Path)
     parser.add_argument("--log", type=Path, help="write the playback's counters as JSON")
     parser.add_argument("--no-bed", action="store_true")
+    parser.add_argument("--bed", help="the bed's ambience")
     parser.add_argument("--device")
     parser.add_argument("--voice")
     parser.add_argument("--rate", type=int)
     args = parser.parse_args(argv)
     script = script_from_dict(json.loads(args.script.read_text(encoding="utf-8")))
     settings = AudioSettings(
-        voice=args.voice, rate=args.rate, bed=not args.no_bed, device=args.device
+        voice=args.voice,
+        rate=args.rate,
+        bed=not args.no_bed,
+        device=args.device,
+        **({"ambience": args.bed} if args.bed else {}),
     )
     try:
         if args.command == "render":

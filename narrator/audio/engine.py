@@ -18,9 +18,10 @@ from pathlib import Path
 
 import platformdirs
 
-from narrator.audio.bed import TapBed, load_knocks, load_sound
+from narrator.audio.bed import NightBed, load_knocks, load_sound
 from narrator.audio.devices import check_output, resolve_device, sounddevice
 from narrator.audio.export import write_audio
+from narrator.audio.lexicon import respell
 from narrator.audio.mixer import (
     SAMPLE_RATE,
     MixBuilder,
@@ -33,17 +34,22 @@ from narrator.audio.player import OpenOutput, Playback, StreamOpener, open_outpu
 from narrator.audio.settings import AudioSettings
 from narrator.audio.synth import (
     CachedSynthesizer,
-    EspeakSynthesizer,
     Line,
     Samples,
     Synthesizer,
 )
+from narrator.audio.voices import VoiceRouter
 from narrator.script.model import Cue, Say, Script, Step, Timer
 
 
 def _device_output(device: str | int | None, sample_rate: int) -> StreamOpener:
     """PortAudio on the configured device, resolved (and refused if unknown) first."""
     return open_output(resolve_device(device), sample_rate)
+
+
+def _line(text: str, lang: str, settings: AudioSettings) -> Line:
+    """What the synthesizer is asked to say: the text respelled by the lexicon."""
+    return Line(respell(text, lang), lang, settings.voice_for(lang), settings.rate_for(lang))
 
 
 class AudioEngine:
@@ -69,7 +75,7 @@ class AudioEngine:
         self._knocks: list[tuple[str, Samples]] | None = None
         self._playing: list[Playback] = []
         self._prewarm: threading.Thread | None = None
-        self._spare: EspeakSynthesizer | None = None
+        self._spare: VoiceRouter | None = None
 
     def _prepare(self) -> None:
         with contextlib.suppress(Exception):
@@ -95,7 +101,7 @@ class AudioEngine:
     def synth(self) -> CachedSynthesizer:
         with self._lock:
             if self._synth is None:
-                inner = self._inner if self._inner is not None else EspeakSynthesizer()
+                inner = self._inner if self._inner is not None else VoiceRouter()
                 self._synth = CachedSynthesizer(inner, self.cache_dir / "speech")
             return self._synth
 
@@ -111,7 +117,7 @@ class AudioEngine:
         with contextlib.suppress(Exception):  # play() reports any failure itself
             sounddevice()
         inner = self.synth.inner
-        if isinstance(inner, EspeakSynthesizer):
+        if isinstance(inner, VoiceRouter):
             inner.start()
         self._prewarm = threading.Thread(target=self._prepare, name="narrator-prewarm")
         self._prewarm.start()
@@ -122,10 +128,12 @@ class AudioEngine:
                 self._sounds[name] = load_sound(name, SAMPLE_RATE).samples
             return self._sounds[name]
 
-    def _bed(self, script: Script, settings: AudioSettings) -> TapBed | None:
+    def _bed(self, script: Script, settings: AudioSettings) -> NightBed | None:
         if not settings.bed or script.phase != "night":
             return None
-        return TapBed(self._load_knocks(), SAMPLE_RATE, tempo=settings.bed_tempo)
+        return NightBed(
+            self._load_knocks(), SAMPLE_RATE, ambience=settings.ambience, tempo=settings.bed_tempo
+        )
 
     def _builder(self, script: Script, settings: AudioSettings) -> MixBuilder:
         seconds = estimate_seconds(script, settings.rate_for(script.lang))
@@ -140,9 +148,8 @@ class AudioEngine:
     def _clips(self, step: Step, lang: str, settings: AudioSettings) -> list[Samples]:
         if isinstance(step, Cue):
             return [self._sound(step.sound)]
-        voice, rate = settings.voice_for(lang), settings.rate_for(lang)
         return [
-            to_rate(self.synth.synthesize(Line(text, lang, voice, rate)), SAMPLE_RATE)
+            to_rate(self.synth.synthesize(_line(text, lang, settings)), SAMPLE_RATE)
             for text in lines_of(step)
         ]
 
@@ -157,14 +164,13 @@ class AudioEngine:
             return None
         with self._lock:
             if self._spare is None:
-                self._spare = EspeakSynthesizer()
+                self._spare = VoiceRouter()
             return self._spare
 
     def render(self, script: Script) -> Timeline:
         """The whole night as one buffer and its events."""
         settings = self._settings
-        voice, rate = settings.voice_for(script.lang), settings.rate_for(script.lang)
-        lines = [Line(text, script.lang, voice, rate) for s in script.steps for text in lines_of(s)]
+        lines = [_line(t, script.lang, settings) for s in script.steps for t in lines_of(s)]
         self.synth.prefetch(lines, self._helper())
         mix = self._builder(script, settings)
         for index, step in enumerate(script.steps):

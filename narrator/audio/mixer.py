@@ -23,7 +23,8 @@ from typing import Any
 import numpy as np
 import soxr
 
-from narrator.audio.bed import TapBed
+from narrator.audio.bed import NightBed, TapBed
+from narrator.audio.loudness import limit
 from narrator.audio.synth import Clip, Samples
 from narrator.script.model import Cue, Pause, Say, Script, Step, Timer, Wait
 
@@ -37,6 +38,8 @@ DUCK_ATTACK = 0.03  # seconds to duck, inside the start of each call
 DUCK_RELEASE = 0.12  # seconds to come back up, after each call
 FADE_IN = 0.5
 FADE_OUT = 1.5
+BUS_CEILING_DB = -0.5  # the whole mix stays under this (true peak)
+BUS_CEILING = 10 ** (BUS_CEILING_DB / 20)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +118,7 @@ class MixBuilder:
         self,
         sample_rate: int = SAMPLE_RATE,
         *,
-        bed: TapBed | None = None,
+        bed: NightBed | TapBed | None = None,
         bed_volume: float = 0.35,
         volume: float = 1.0,
         capacity: int = 0,
@@ -222,6 +225,11 @@ class MixBuilder:
                 layer[lo - start :] *= np.clip(ramp, 0.0, 1.0)
             self._buf[start:until] += layer
             self.samples_written += n
+        part = self._buf[start:until]
+        if len(part) and float(np.max(np.abs(part))) > BUS_CEILING:
+            # A loud bed under a call at its true-peak ceiling can sum past full
+            # scale: a look-ahead limiter takes those few peaks down, no clipping.
+            self._buf[start:until] = limit(part, self.sample_rate, ceiling_db=BUS_CEILING_DB)
         np.clip(self._buf[start:until], -1.0, 1.0, out=self._buf[start:until])
         with self._lock:
             self._bed_done = until

@@ -14,6 +14,8 @@ from narrator.rules.errors import MissingPart
 # its eyes closed and the calls must be understood the first time.
 DEFAULT_RATES = {"en": 150, "it": 150, "fa": 140}
 DEFAULT_RATE = 150
+# The bed's continuous layer (narrator/audio/ambience.py holds them all).
+DEFAULT_AMBIENCE = "rain"
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,14 +23,16 @@ class AudioSettings:
     """How a night sounds and where it plays.
 
     `voice` None means the default voice of the script's language; `rate` None a
-    per-language default (`DEFAULT_RATES`). `bed_volume` and `volume` are linear
-    gains 0..1; `bed_tempo` multiplies the density of the taps. `device` is a
+    per-language default (`DEFAULT_RATES`). `ambience` names the bed's continuous
+    layer under the taps (`narrator beds` lists them). `bed_volume` and `volume`
+    are linear gains 0..1; `bed_tempo` multiplies the density of the taps. `device` is a
     PortAudio output device, by index or by (part of its) name; None is the default.
     """
 
     voice: str | None = None
     rate: int | None = None
     bed: bool = True
+    ambience: str = DEFAULT_AMBIENCE
     bed_volume: float = 0.35
     bed_tempo: float = 1.0
     volume: float = 1.0

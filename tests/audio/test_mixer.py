@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from narrator.audio import AudioEngine, AudioSettings
-from narrator.audio.bed import TapBed, load_knocks
+from narrator.audio.bed import NightBed, TapBed, load_knocks
 from narrator.audio.mixer import (
     BED_LEVEL,
     DUCK,
@@ -137,7 +137,7 @@ def test_the_voice_sits_above_the_bed_the_same_for_every_call(tmp_path: Path) ->
         assert np.sqrt(np.mean(voice**2)) > 4 * bed_rms  # 12 dB and more
     # With a silent voice, what is left under each call is the bed ducked by DUCK.
     quiet = AudioEngine(settings, cache_dir=tmp_path / "q", synthesizer=Silent()).render(script)
-    bed = TapBed(load_knocks(SAMPLE_RATE), SAMPLE_RATE).render(0, len(quiet.samples))
+    bed = NightBed(load_knocks(SAMPLE_RATE), SAMPLE_RATE).render(0, len(quiet.samples))
     gain = settings.bed_volume * BED_LEVEL
     attack = round(DUCK_ATTACK * SAMPLE_RATE)
     for e in says:

@@ -14,6 +14,7 @@ import soundfile as sf
 
 from narrator.audio import AudioEngine, AudioSettings, list_voices
 from narrator.audio._worker import _voice_rate
+from narrator.audio.loudness import CEILING_DBTP, TARGET_LUFS, loudness, true_peak_db
 from narrator.audio.mixer import SAMPLE_RATE, to_rate
 from narrator.audio.synth import CachedSynthesizer, Clip, EspeakSynthesizer, Line, postprocess
 from narrator.script.model import script_to_dict
@@ -38,7 +39,9 @@ def test_every_language_speaks(lang: str, text: str) -> None:
         synth.close()
     assert clip.sample_rate == 22050
     assert 0.8 < clip.seconds < 6
-    assert np.max(np.abs(clip.samples)) == pytest.approx(10 ** (-1 / 20), rel=1e-3)
+    # At the one loudness of every call, under the true-peak ceiling.
+    assert loudness(clip.samples, clip.sample_rate) == pytest.approx(TARGET_LUFS, abs=0.3)
+    assert true_peak_db(clip.samples, clip.sample_rate) <= CEILING_DBTP + 0.05
     # Trimmed: sound within the first and last 10 ms.
     edge = clip.sample_rate // 100
     assert np.max(np.abs(clip.samples[:edge])) > 0.003

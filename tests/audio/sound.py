@@ -1,0 +1,170 @@
+"""Measuring what a rendered night sounds like: masking, silence, loudness, pace.
+
+Shared by the tests in tests/audio/test_sound_*.py and by `scripts/bench`. Every
+figure is read from samples (the timeline only says where the calls and pauses are).
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyloudnorm
+from scipy.signal import butter, sosfiltfilt
+
+from narrator.audio import AudioEngine, AudioSettings, Timeline
+from narrator.rules import load_ruleset, parse_roles
+from narrator.script import Plan, Script, build_script
+from tests.unit.helpers import RULESETS
+
+WINDOW = 0.05  # seconds: the windows the issue counts
+MASK_LEVEL = -45.0  # dBFS: the 1-6 kHz band must reach this in the pauses
+ONUW_FULL = (
+    "doppelganger,werewolf:2,minion,mason:2,seer,robber,troublemaker,drunk,insomniac,hunter,tanner"
+)
+
+
+def onuw_night(lang: str = "en", players: int = 10, **plan: object) -> Script:
+    """One Night, 10 players, 13 cards with every box of the base game."""
+    ruleset = load_ruleset(RULESETS / "onuw.yaml")
+    roles = parse_roles(ONUW_FULL, ruleset)
+    return build_script(ruleset, Plan(players=players, roles=roles, lang=lang, **plan))  # type: ignore[arg-type]
+
+
+def render(script: Script, cache: object, **settings: object) -> Timeline:
+    engine = AudioEngine(AudioSettings(**settings), cache_dir=cache)  # type: ignore[arg-type]
+    try:
+        return engine.render(script)
+    finally:
+        engine.close()
+
+
+@functools.cache
+def _shared_cache() -> Path:
+    folder = Path(tempfile.mkdtemp(prefix="narrator-sound-tests-"))
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
+@functools.cache
+def onuw_render(lang: str, bed: bool = True, **settings: object) -> Timeline:
+    """A full One Night night rendered with the real engine, once per test session
+    for each language and settings (the renders are read, never changed)."""
+    return render(onuw_night(lang), _shared_cache(), bed=bed, **settings)
+
+
+def band(x: np.ndarray, rate: int, low: float = 1000.0, high: float = 6000.0) -> np.ndarray:
+    """`x` band-passed to [low, high] Hz (6th-order Butterworth, zero phase)."""
+    sos = butter(6, [low, high], btype="band", fs=rate, output="sos")
+    return np.asarray(sosfiltfilt(sos, np.asarray(x, np.float64)))
+
+
+def window_levels(x: np.ndarray, rate: int, seconds: float = WINDOW) -> np.ndarray:
+    """RMS in dBFS of consecutive windows of `seconds` (a partial last one is dropped)."""
+    w = round(seconds * rate)
+    n = len(x) // w
+    if n == 0:
+        return np.zeros(0)
+    rms = np.sqrt(np.mean(np.asarray(x[: n * w], np.float64).reshape(n, w) ** 2, axis=1))
+    return 20 * np.log10(np.maximum(rms, 1e-12))
+
+
+def pause_windows(timeline: Timeline) -> np.ndarray:
+    """Band (1-6 kHz) levels of every whole 50 ms window inside the night's pauses."""
+    rate = timeline.sample_rate
+    filtered = band(timeline.samples, rate)
+    levels = [
+        window_levels(filtered[e.start : e.end], rate) for e in timeline.events if e.kind == "pause"
+    ]
+    return np.concatenate(levels) if levels else np.zeros(0)
+
+
+def masked_share(timeline: Timeline, level: float = MASK_LEVEL) -> float:
+    """The share of 50 ms windows in the pauses whose 1-6 kHz band reaches `level` dBFS."""
+    levels = pause_windows(timeline)
+    return float(np.mean(levels >= level)) if len(levels) else 0.0
+
+
+def silent_windows(timeline: Timeline, seconds: float = WINDOW) -> int:
+    """50 ms windows of digital silence (every sample under one 16-bit step) between
+    the start of the first call and the end of the last."""
+    says = [e for e in timeline.events if e.kind == "say"]
+    x = timeline.samples[says[0].start : says[-1].end]
+    w = round(seconds * timeline.sample_rate)
+    n = len(x) // w
+    peaks = np.max(np.abs(x[: n * w].reshape(n, w)), axis=1)
+    return int(np.sum(peaks < 1 / 32768))
+
+
+def lufs(x: np.ndarray, rate: int) -> float:
+    """Integrated loudness (BS.1770-4) as pyloudnorm measures it; short clips looped
+    to one gating block."""
+    x = np.asarray(x, np.float64)
+    need = int(0.4 * rate) + 1
+    if len(x) < need:
+        x = np.tile(x, need // len(x) + 1)
+    return float(pyloudnorm.Meter(rate).integrated_loudness(x))
+
+
+def call_loudness(timeline: Timeline) -> list[float]:
+    """The loudness of every call in a render (render it without the bed)."""
+    rate = timeline.sample_rate
+    return [
+        lufs(timeline.samples[e.start : e.end], rate)
+        for e in timeline.events
+        if e.kind == "say" and e.end > e.start
+    ]
+
+
+def voice_over_bed(with_bed: Timeline, voice_only: Timeline) -> list[float]:
+    """dB of voice over what the bed plays under it, for every call: the bed under a
+    call is the mix with the bed minus the same night without it."""
+    out = []
+    for a, b in zip(with_bed.events, voice_only.events, strict=True):
+        if a.kind != "say":
+            continue
+        voice = voice_only.samples[b.start : b.end].astype(np.float64)
+        bed = with_bed.samples[a.start : a.end].astype(np.float64) - voice
+        out.append(10 * np.log10(np.mean(voice**2) / max(np.mean(bed**2), 1e-20)))
+    return out
+
+
+_WORD = re.compile(r"\w+(?:[’'\u200c-]\w+)*")
+
+
+def words(text: str) -> int:
+    """Words as a reader counts them (Persian half-spaced compounds count once)."""
+    return len(_WORD.findall(text))
+
+
+@dataclass(frozen=True)
+class Rate:
+    words: int
+    seconds: float
+
+    @property
+    def wpm(self) -> float:
+        return 60.0 * self.words / self.seconds
+
+
+def speech_rate(timeline: Timeline, threshold_db: float = -50.0) -> Rate:
+    """Words a minute over every call: words / seconds from the first to the last
+    sample above `threshold_db` in each call (calls rendered without the bed)."""
+    rate = timeline.sample_rate
+    total_words, total_seconds = 0, 0.0
+    for e in timeline.events:
+        if e.kind != "say" or not e.text:
+            continue
+        x = timeline.samples[e.start : e.end]
+        loud = np.flatnonzero(np.abs(x) > 10 ** (threshold_db / 20))
+        if len(loud) == 0:
+            continue
+        total_words += words(e.text)
+        total_seconds += (loud[-1] - loud[0]) / rate
+    return Rate(total_words, total_seconds)
