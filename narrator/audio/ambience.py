@@ -74,7 +74,9 @@ def _on_grid(
     return np.interp(np.arange(start, start + n), grid, values).astype(np.float32)
 
 
-TABLE = 1 << 19  # samples of shaped noise per layer (24 s at 22050 Hz), made once
+# Samples of shaped noise per layer (6 s at 22050 Hz), made once per process (~10 ms):
+# grains are read from it in an order that never repeats, so its length is not heard.
+TABLE = 1 << 17
 
 
 @functools.lru_cache(maxsize=32)
@@ -88,14 +90,14 @@ def noise_table(
     second (drops, crackles), each of size ~1 (so `level_db` is a click's peak)."""
     rng = np.random.default_rng([seed, 1])
     if density is None:
-        x = rng.standard_normal(TABLE)
+        x = rng.standard_normal(TABLE, dtype=np.float32)
     else:
-        x = np.zeros(TABLE)
+        x = np.zeros(TABLE, np.float32)
         count = rng.poisson(density * TABLE / sample_rate)
         where = rng.integers(0, TABLE, count)
         # Mostly small, now and then a bigger one, either sign.
         sizes = rng.lognormal(0.0, 0.5, count) * rng.choice((-1.0, 1.0), count)
-        np.add.at(x, where, sizes)
+        np.add.at(x, where, sizes.astype(np.float32))
     gains = _spectrum(points, np.fft.rfftfreq(TABLE, 1 / sample_rate))
     if density is not None:
         gains /= np.float32(np.mean(gains))  # an impulse of size 1 peaks near 1

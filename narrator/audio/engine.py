@@ -18,6 +18,7 @@ from pathlib import Path
 
 import platformdirs
 
+from narrator.audio.ambience import Ambience
 from narrator.audio.bed import NightBed, load_knocks, load_sound
 from narrator.audio.devices import check_output, resolve_device, sounddevice
 from narrator.audio.export import write_audio
@@ -80,6 +81,7 @@ class AudioEngine:
     def _prepare(self) -> None:
         with contextlib.suppress(Exception):
             self._load_knocks()
+            Ambience(self._settings.ambience, SAMPLE_RATE)  # its noise tables, made once
 
     def _load_knocks(self) -> list[tuple[str, Samples]]:
         with self._lock:
