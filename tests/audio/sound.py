@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import atexit
 import functools
+import os
 import re
 import shutil
+import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyloudnorm
@@ -57,6 +61,33 @@ def onuw_render(lang: str, bed: bool = True, **settings: object) -> Timeline:
     """A full One Night night rendered with the real engine, once per test session
     for each language and settings (the renders are read, never changed)."""
     return render(onuw_night(lang), _shared_cache(), bed=bed, **settings)
+
+
+def narrator(*args: str, data: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the `narrator` command line; `data` (when given) is its XDG data folder
+    (Piper voices) and holds its cache, else the shared speech cache is used."""
+    folder = data if data is not None else _shared_cache()
+    env = {**os.environ, "XDG_DATA_HOME": str(folder), "XDG_CACHE_HOME": str(folder / "cache")}
+    return subprocess.run(
+        [sys.executable, "-m", "narrator.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=env,
+        check=False,
+    )
+
+
+def render_in_chunks(track: Any, total: int, seed: int = 3) -> np.ndarray:
+    """`track.render(start, n)` called on random-sized consecutive windows (as the
+    player's render-ahead does), joined: must equal one render of `total` samples."""
+    rng = np.random.default_rng(seed)
+    parts, pos = [], 0
+    while pos < total:
+        n = int(rng.integers(1, 30000))
+        parts.append(track.render(pos, n))
+        pos += n
+    return np.concatenate(parts)[:total]
 
 
 def band(x: np.ndarray, rate: int, low: float = 1000.0, high: float = 6000.0) -> np.ndarray:

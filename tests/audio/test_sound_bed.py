@@ -7,9 +7,6 @@ A card sliding on a table is broadband hiss of 0.2-1 s; the bed must fill the
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -105,14 +102,8 @@ def test_an_ambience_is_the_same_rendered_in_chunks_or_at_once() -> None:
     whole = bed.render(0, 20 * SAMPLE_RATE)
     for name in AMBIENCES:
         one = Ambience(name, SAMPLE_RATE).render(0, 20 * SAMPLE_RATE)
-        chunked = Ambience(name, SAMPLE_RATE)
-        rng = np.random.default_rng(5)
-        parts, pos = [], 0
-        while pos < len(one):
-            n = int(rng.integers(1, 30000))
-            parts.append(chunked.render(pos, n))
-            pos += n
-        assert np.array_equal(np.concatenate(parts)[: len(one)], one), name
+        chunked = sound.render_in_chunks(Ambience(name, SAMPLE_RATE), len(one), seed=5)
+        assert np.array_equal(chunked, one), name
     assert np.any(whole)
 
 
@@ -124,36 +115,26 @@ def test_an_unknown_bed_is_one_clear_error(tmp_path: Path) -> None:
         engine.render(night(Pause(1.0)))
 
 
-def _narrator(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "narrator.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "XDG_CACHE_HOME": str(sound._shared_cache())},
-    )
-
-
 def test_narrator_beds_lists_every_ambience_and_the_default() -> None:
-    listed = _narrator("beds", "--format", "json")
+    listed = sound.narrator("beds", "--format", "json")
     assert listed.returncode == 0, listed.stderr
     rows = json.loads(listed.stdout)
     assert [r["name"] for r in rows] == list(AMBIENCES)
     assert [r["name"] for r in rows if r["default"]] == [DEFAULT_AMBIENCE]
-    text = _narrator("beds").stdout
+    text = sound.narrator("beds").stdout
     assert f"* {DEFAULT_AMBIENCE}" in text
 
 
 def test_render_with_a_chosen_bed_and_an_unknown_one(tmp_path: Path) -> None:
     out = tmp_path / "night.wav"
     game = ["render", "onuw", "--players", "3", "--out", str(out)]
-    done = _narrator(*game, "--bed", "crickets")
+    done = sound.narrator(*game, "--bed", "crickets")
     assert done.returncode == 0, done.stderr
     samples, rate = sf.read(out, dtype="float32")
     # Crickets chirp at 4.2-5 kHz: that band is busy all night long.
     chirps = sound.window_levels(sound.band(samples, rate, 4100, 5100), rate)
     assert np.median(chirps[rate // 1000 * 3 :]) > -60
-    bad = _narrator(*game, "--bed", "surf")
+    bad = sound.narrator(*game, "--bed", "surf")
     assert bad.returncode == 2
     assert bad.stderr.strip().splitlines() == [
         "narrator: unknown bed 'surf': choose one of rain, wind, fire, crickets, room, taps "

@@ -4,9 +4,6 @@ tiny voice the tests build (no voice can be downloaded here)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -64,20 +61,9 @@ def test_the_router_sends_each_line_to_its_engine(tiny: Path) -> None:
         router.close()
 
 
-def _narrator(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "XDG_DATA_HOME": str(data), "XDG_CACHE_HOME": str(data / "cache")}
-    return subprocess.run(
-        [sys.executable, "-m", "narrator.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        env=env,
-    )
-
-
 def test_narrator_render_with_a_piper_voice_file_end_to_end(tiny: Path, tmp_path: Path) -> None:
     out, timeline = tmp_path / "night.wav", tmp_path / "night.json"
-    done = _narrator(
+    done = sound.narrator(
         "render", "onuw", "--players", "3", "--voice", str(tiny), "--no-bed",
         "--out", str(out), "--timeline", str(timeline), data=tmp_path,
     )  # fmt: skip
@@ -97,16 +83,16 @@ def test_narrator_render_with_a_piper_voice_file_end_to_end(tiny: Path, tmp_path
 def test_voices_in_the_data_folder_are_listed_and_chosen_by_name(tmp_path: Path) -> None:
     folder = tmp_path / "narrator" / "voices"
     build_tiny_voice(folder, name="it_IT-tiny", espeak_voice="it")
-    listed = _narrator("voices", "--format", "json", data=tmp_path)
+    listed = sound.narrator("voices", "--format", "json", data=tmp_path)
     assert listed.returncode == 0, listed.stderr
     rows = json.loads(listed.stdout)
     assert {"engine": "piper", "id": "it_IT-tiny", "name": "it_IT-tiny", "languages": ["it"],
             "gender": None} in rows  # fmt: skip
     assert {r["engine"] for r in rows} == {"espeak-ng", "piper"}
-    text = _narrator("voices", "--lang", "it", data=tmp_path).stdout
+    text = sound.narrator("voices", "--lang", "it", data=tmp_path).stdout
     assert any(row.split()[:2] == ["piper", "it_IT-tiny"] for row in text.splitlines())
     out = tmp_path / "n.wav"
-    done = _narrator(
+    done = sound.narrator(
         "render", "onuw", "--players", "3", "--lang", "it", "--voice", "it_IT-tiny",
         "--out", str(out), data=tmp_path,
     )  # fmt: skip
@@ -118,7 +104,7 @@ def test_a_broken_voice_is_one_clear_line(tmp_path: Path) -> None:
     lonely.write_bytes(b"not a model")
     with pytest.raises(ValueError, match="has no config"):
         find_model(str(lonely))
-    missing = _narrator(
+    missing = sound.narrator(
         "render", "onuw", "--players", "3", "--voice", str(tmp_path / "nope.onnx"),
         "--out", str(tmp_path / "x.wav"), data=tmp_path,
     )  # fmt: skip
@@ -127,7 +113,7 @@ def test_a_broken_voice_is_one_clear_line(tmp_path: Path) -> None:
         f"narrator: no Piper voice at {tmp_path / 'nope.onnx'}: give the path of an .onnx file"
     ]
     Path(f"{lonely}.json").write_text("{}", encoding="utf-8")
-    broken = _narrator(
+    broken = sound.narrator(
         "render", "onuw", "--players", "3", "--voice", str(lonely),
         "--out", str(tmp_path / "x.wav"), data=tmp_path,
     )  # fmt: skip
