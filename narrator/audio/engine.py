@@ -32,6 +32,7 @@ from narrator.audio.mixer import (
     to_rate,
 )
 from narrator.audio.player import OpenOutput, Playback, StreamOpener, open_output
+from narrator.audio.preview import preview_script
 from narrator.audio.settings import AudioSettings
 from narrator.audio.synth import (
     CachedSynthesizer,
@@ -233,6 +234,11 @@ class AudioEngine:
         except Exception as exc:  # reported through Playback.error, never lost
             if not playback.finished:  # after stop() or close(), nobody is listening
                 playback.fail(f"{type(exc).__name__}: {exc}")
+
+    def preview(self, lang: str) -> Playback:
+        """Play a sample call with the current voice, rate and bed (the settings'
+        preview): a wake call, its gap, the instruction, the bed, the close."""
+        return self.play(preview_script(lang))
 
     def speak(self, text: str, lang: str) -> Playback:
         """Say one line now, without the bed (day warnings, the vote countdown)."""

@@ -120,3 +120,19 @@ def test_a_broken_voice_is_one_clear_line(tmp_path: Path) -> None:
     assert broken.returncode == 2
     assert len(broken.stderr.strip().splitlines()) == 1
     assert "cannot load the Piper voice" in broken.stderr
+
+
+def test_the_voice_preview_is_a_call_with_its_gap_over_the_bed(tmp_path: Path) -> None:
+    from narrator.audio import AudioEngine, AudioSettings
+    from narrator.audio.preview import WAKE_GAP, preview_script
+    from tests.audio.conftest import FakeSynth
+
+    for lang in ("en", "it", "fa"):
+        fake = FakeSynth()
+        engine = AudioEngine(AudioSettings(rate=180), cache_dir=tmp_path / lang, synthesizer=fake)
+        timeline = engine.render(preview_script(lang))
+        wake, act = timeline.events[0], timeline.events[1]
+        assert (act.start - wake.end) / timeline.sample_rate == pytest.approx(WAKE_GAP)
+        assert {line.rate for line in fake.calls} == {180}
+        assert {line.lang for line in fake.calls} == {lang}
+        assert sound.masked_share(timeline) == 1.0  # the bed plays under it
