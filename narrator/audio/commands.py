@@ -141,8 +141,8 @@ def underrun_note(count: int) -> str:
     """The one line that reports a night's output underruns, in our words."""
     times = "once" if count == 1 else f"{count} times"
     return (
-        f"narrator: the sound output ran dry {times} (the machine was too busy), so some "
-        "sound may have been lost; the next calls get a longer buffer"
+        f"narrator: the sound output ran dry {times} (the computer was too busy), so some "
+        "of the night may not have been heard; close other programs before the next one"
     )
 
 

@@ -97,8 +97,8 @@ def test_after_an_underrun_short_calls_are_heard_whole(
 
 def test_underruns_are_reported_once_in_our_words() -> None:
     assert underrun_note(1) == (
-        "narrator: the sound output ran dry once (the machine was too busy), so some "
-        "sound may have been lost; the next calls get a longer buffer"
+        "narrator: the sound output ran dry once (the computer was too busy), so some "
+        "of the night may not have been heard; close other programs before the next one"
     )
     assert "ran dry 12 times" in underrun_note(12)
 
