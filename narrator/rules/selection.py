@@ -92,24 +92,46 @@ def check_players(ruleset: Ruleset, players: int) -> None:
         )
 
 
-def check_selection(ruleset: Ruleset, players: int, roles: Roles) -> Report:
-    """Every problem with this choice of players and roles (errors) or worth a look."""
+def check_selection(ruleset: Ruleset, players: int, roles: Roles, lang: str = "en") -> Report:
+    """Every problem with this choice of players and roles (errors) or worth a look.
+
+    In `lang` (the app's language; the command line keeps English); role and team
+    names in the ruleset's own words for it.
+    """
+
+    def t(message: str) -> str:
+        return gettext(lang, message)
+
+    def either(items: list[str]) -> str:
+        if len(items) == 1:
+            return items[0]
+        return t("{first} or {last}").format(first=", ".join(items[:-1]), last=items[-1])
+
     errors: list[str] = []
     warnings: list[str] = []
     setup = ruleset.setup
     counts = dict(roles)
-    names = {r.id: r.name.get("en") for r in ruleset.roles}
-    try:
-        check_players(ruleset, players)
-    except SelectionError as exc:
-        errors.append(str(exc))
+    code = lang if lang in ruleset.languages else "en"
+    names = {r.id: r.name.get(code) for r in ruleset.roles}
+    low, high = setup.min_players, setup.max_players
+    if not low <= players <= high:
+        errors.append(
+            t(
+                "'{game}' is for {low} to {high} players, not {players}; "
+                "choose --players between {low} and {high}"
+            ).format(game=ruleset.id, low=low, high=high, players=players)
+        )
     for role_id, count in counts.items():
         if role_id not in names:
             errors.append(f"'{ruleset.id}' has no role '{role_id}'{did_you_mean(role_id, names)}")
             continue
         most = ruleset.role(role_id).max_count
         if count > most:
-            errors.append(f"{names[role_id]}: {count} chosen, but the game has at most {most}")
+            errors.append(
+                t("{role}: {count} chosen, but the game has at most {most}").format(
+                    role=names[role_id], count=count, most=most
+                )
+            )
     cards = sum(counts.values())
     # A recommended deck may hold `discard` more cards, removed unseen before dealing
     # (Lupus with 7 players: the 8-card deck, one card set aside).
@@ -118,42 +140,55 @@ def check_selection(ruleset: Ruleset, players: int, roles: Roles) -> Report:
     )
     low, high = players + setup.extra_min, players + setup.extra_max + discard
     if not low <= cards <= high:
-        want = f"{low}" if low == high else f"{low} to {high}"
-        extra = f" (players + {setup.extra_min})" if low == high and setup.extra_min else ""
-        errors.append(f"{players} players need {want} cards{extra}; {cards} chosen")
+        if low == high and setup.extra_min:
+            text = t("{players} players need {low} cards (players + {extra}); {cards} chosen")
+        elif low == high:
+            text = t("{players} players need {low} cards; {cards} chosen")
+        else:
+            text = t("{players} players need {low} to {high} cards; {cards} chosen")
+        errors.append(
+            text.format(players=players, low=low, high=high, extra=setup.extra_min, cards=cards)
+        )
     if setup.warn_over_factor and cards > players * setup.warn_over_factor:
         warnings.append(
-            f"{cards} possible roles for {players} players is more than "
-            f"{setup.warn_over_factor:g} times the players; the game may drag"
+            t(
+                "{cards} possible roles for {players} players is more than {factor} times "
+                "the players; the game may drag"
+            ).format(cards=cards, players=players, factor=f"{setup.warn_over_factor:g}")
         )
     for role_id in setup.pairs:
         count = counts.get(role_id, 0)
         if count % 2:
-            errors.append(f"{names[role_id]} cards come in pairs; choose 2 or none, not {count}")
+            errors.append(
+                t("{role} cards come in pairs; choose 2 or none, not {count}").format(
+                    role=names[role_id], count=count
+                )
+            )
     for need in setup.needs:
         if need.role in counts and not any(r in counts for r in need.any_of):
-            listed = [names[r] for r in need.any_of]
-            others = " or ".join(filter(None, (", ".join(listed[:-1]), listed[-1])))
-            text = f"{names[need.role]} is only useful with {others}; add one or drop it"
+            others = either([names[r] for r in need.any_of])
+            text = t("{role} is only useful with {others}; add one or drop it").format(
+                role=names[need.role], others=others
+            )
             (errors if need.level == "error" else warnings).append(text)
     for role_id in setup.required:
         if role_id not in counts:
-            errors.append(f"{names[role_id]} is required in every game; add it")
+            errors.append(t("{role} is required in every game; add it").format(role=names[role_id]))
     for rule in setup.must_contain:
         if any(counts.get(r, 0) for r in rule.any_of):
             continue
-        members = " or ".join(names[r] for r in rule.any_of)
-        if len(rule.any_of) > 2:
-            members = (
-                ", ".join(names[r] for r in rule.any_of[:-1]) + f" or {names[rule.any_of[-1]]}"
-            )
+        members = either([names[r] for r in rule.any_of])
         if rule.what is not None:
-            what = rule.what.get("en")
+            what = rule.what.get(code)
         elif rule.team is not None:
-            what = f"card of the {ruleset.team_name(rule.team, 'en')} ({members})"
+            what = t("card of the {team} ({members})").format(
+                team=ruleset.team_name(rule.team, code), members=members
+            )
         else:
             what = members
-        text = f"The deck has no {what}: {rule.because.get('en')}"
+        text = t("The deck has no {what}: {because}").format(
+            what=what, because=rule.because.get(code)
+        )
         (errors if rule.level == "error" else warnings).append(text)
     return Report(tuple(errors), tuple(warnings))
 

@@ -70,8 +70,9 @@ class Game:
     def cards(self) -> int:
         return sum(self.counts.values())
 
-    def report(self) -> Report:
-        return check_selection(self.ruleset, self.players, self.roles)
+    def report(self, lang: str = "en") -> Report:
+        """The checks of this choice, in `lang` (the app's language)."""
+        return check_selection(self.ruleset, self.players, self.roles, lang)
 
     def dealing(self) -> Dealing:
         return dealing(self.ruleset, self.players, self.roles)

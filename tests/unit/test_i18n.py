@@ -173,3 +173,21 @@ def test_auto_shapes_unless_the_terminal_does_bidi(env: dict[str, str], does_bid
 
 def test_only_persian_is_right_to_left() -> None:
     assert is_rtl("fa") and not is_rtl("it") and not is_rtl("en")
+
+
+def test_the_set_up_checks_speak_the_apps_language() -> None:
+    from narrator.rules import check_selection
+    from tests.unit.helpers import ruleset
+
+    mafia = ruleset("mafia_infiltrators")
+    assert check_selection(mafia, 6, (("gangster", 6),), "it").errors == (
+        "Nel mazzo manca una carta di Infiltrati (Agente, Talpa o Delfino): i mafiosi non "
+        "avrebbero nessuno da scoprire; aggiungine almeno uno.",
+    )
+    onuw = ruleset("onuw")
+    report = check_selection(onuw, 5, (("seer", 1), ("villager", 3)), "fa")
+    assert report.errors == ("5 بازیکن 8 کارت لازم دارند (بازیکن‌ها + 3)؛ 4 انتخاب شده",)
+    # The command line (and the default) stay English.
+    assert check_selection(onuw, 5, (("seer", 1), ("villager", 3))).errors == (
+        "5 players need 8 cards (players + 3); 4 chosen",
+    )

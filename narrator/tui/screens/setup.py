@@ -106,9 +106,9 @@ class SetupScreen(Screen[None]):
             dealt = describe_dealing(game.ruleset, deal, game.roles, lang())
             lines.append(block(dealt, 46))
         self.query_one("#cards", Static).update("\n".join(lines))
-        report = game.report()
-        lines = [f"[red]✗ {e}[/]" for e in report.errors]
-        lines += [f"[yellow]! {w}[/]" for w in report.warnings]
+        report = game.report(lang())
+        lines = [f"[red]✗ {block(e, 46)}[/]" for e in report.errors]
+        lines += [f"[yellow]! {block(w, 46)}[/]" for w in report.warnings]
         if report.ok:
             ready = shape(t("Ready to play."))
             lines.insert(0, f"[green]✓ {ready}[/]")
