@@ -14,9 +14,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label, Static, Switch
+from textual.widgets import Button, Input, Label, Static, Switch
 
+from narrator.i18n import N_
 from narrator.rules import Ruleset
+from narrator.tui.text import NarratorFooter, shape, t
 
 
 @dataclass(frozen=True)
@@ -27,8 +29,8 @@ class GameChoices:
 
 class GameOptionsScreen(ModalScreen[GameChoices | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("ctrl+s", "save", "Save"),
+        Binding("escape", "cancel", N_("Cancel")),
+        Binding("ctrl+s", "save", N_("Save")),
     ]
 
     def __init__(self, ruleset: Ruleset, current: GameChoices, lang: str) -> None:
@@ -38,14 +40,15 @@ class GameOptionsScreen(ModalScreen[GameChoices | None]):
         self.lang = lang
 
     def _row(self, label: str, widget: Input | Switch) -> Horizontal:
-        return Horizontal(Label(label, classes="field-label"), widget, classes="field")
+        return Horizontal(Label(shape(label), classes="field-label"), widget, classes="field")
 
     def compose(self) -> ComposeResult:
         rs, current = self.ruleset, self.current
         with VerticalScroll(id="settings-form"):
-            yield Static(f"{rs.name.get(self.lang)}: game options", id="settings-title")
+            title = t("{game}: game options").format(game=rs.name.get(self.lang))
+            yield Static(shape(title), id="settings-title")
             if rs.boxes:
-                yield Static("Boxes you own", classes="field-group")
+                yield Static(shape(t("Boxes you own")), classes="field-group")
                 for box, name in rs.boxes:
                     owned = not current.boxes or box in current.boxes
                     yield self._row(name.get(self.lang), Switch(value=owned, id=f"box-{box}"))
@@ -59,9 +62,9 @@ class GameOptionsScreen(ModalScreen[GameChoices | None]):
                     yield self._row(f"{label} (s)", field)
             yield Static("", id="settings-error")
             with Horizontal(id="settings-buttons"):
-                yield Button("Save", variant="primary", id="save")
-                yield Button("Cancel", id="cancel")
-        yield Footer()
+                yield Button(shape(t("Save")), variant="primary", id="save")
+                yield Button(shape(t("Cancel")), id="cancel")
+        yield NarratorFooter()
 
     def read_form(self) -> GameChoices:
         """The form's choices; ValueError says what is wrong."""
@@ -69,7 +72,7 @@ class GameOptionsScreen(ModalScreen[GameChoices | None]):
             box for box, _ in self.ruleset.boxes if self.query_one(f"#box-{box}", Switch).value
         )
         if self.ruleset.boxes and not boxes:
-            raise ValueError("choose at least one box")
+            raise ValueError(t("choose at least one box"))
         options: dict[str, float] = {}
         for option in self.ruleset.options:
             if option.kind == "flag":
@@ -79,9 +82,13 @@ class GameOptionsScreen(ModalScreen[GameChoices | None]):
             try:
                 seconds = float(text)
             except ValueError:
-                raise ValueError(f"{option.label.get(self.lang)}: a number, please") from None
+                raise ValueError(
+                    t("{option}: a number, please").format(option=option.label.get(self.lang))
+                ) from None
             if not 0 <= seconds <= 600:
-                raise ValueError(f"{option.label.get(self.lang)}: from 0 to 600 seconds")
+                raise ValueError(
+                    t("{option}: from 0 to 600 seconds").format(option=option.label.get(self.lang))
+                )
             options[option.id] = seconds
         return GameChoices(boxes, options)
 

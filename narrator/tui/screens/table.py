@@ -17,10 +17,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
+from narrator.i18n import N_
 from narrator.table import TableError
 from narrator.table.host import TableHost
+from narrator.tui.text import NarratorFooter, shape, t
 
 VOTING = ("vote", "accusation", "ballot")
 
@@ -43,10 +45,10 @@ def qr_text(url: str) -> Text:
 
 class TableScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("d", "deal", "Deal", show=True),
-        Binding("n", "next", "Go on", show=True),
-        Binding("e", "end", "End game", show=True),
-        Binding("escape", "leave", "Leave the table", show=True),
+        Binding("d", "deal", N_("Deal"), show=True),
+        Binding("n", "next", N_("Go on"), show=True),
+        Binding("e", "end", N_("End game"), show=True),
+        Binding("escape", "leave", N_("Leave the table"), show=True),
     ]
 
     def __init__(self, host: TableHost, address: str, port: int) -> None:
@@ -57,7 +59,7 @@ class TableScreen(Screen[None]):
         self.view: dict[str, Any] | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static("Table", id="title")
+        yield Static(shape(t("Table")), id="title")
         with Horizontal(id="table-top"):
             yield Static("", id="table-qr")
             with Vertical(id="table-side"):
@@ -66,7 +68,7 @@ class TableScreen(Screen[None]):
                 yield Static("", id="table-phase")
                 yield Static("", id="table-players")
         yield Static("", id="table-said")
-        yield Footer()
+        yield NarratorFooter()
 
     def on_mount(self) -> None:
         try:
