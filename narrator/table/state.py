@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from narrator.rules import NarratorError, Ruleset, check_selection, recommended
+from narrator.rules import NarratorError, Ruleset, check_selection, dealing, recommended
 from narrator.table import outcome, votes
 from narrator.table.errors import TableError
 from narrator.table.lines import describe
@@ -95,7 +95,8 @@ class Table:
     deadline: float | None = None
     dealt: bool = False  # False: physical cards, the phones only vote
     roles: dict[str, int] = field(default_factory=dict)  # the deck: it shapes the calls
-    unseen: list[str] = field(default_factory=list)
+    unseen: list[str] = field(default_factory=list)  # aside: One Night's centre
+    removed: list[str] = field(default_factory=list)  # out of the game, unseen
     ballot: dict[int, int] = field(default_factory=dict)  # voter -> target, secret until closed
     suspects: list[int] = field(default_factory=list)
     last_out: int | None = None  # Lupus's Tombstone: the last player eliminated
@@ -174,6 +175,14 @@ class Table:
         if deal:
             deck = [r for r, n in chosen for _ in range(n)]
             self.rng.shuffle(deck)
+            # The ruleset's unseen removal first (Lupus with 7: any card; Secret Moon
+            # with 5: the Priestess or a Guard), then one card each; the rest aside.
+            plan = dealing(self.ruleset, players, chosen)
+            for _ in range(plan.discard):
+                pool = [
+                    i for i, c in enumerate(deck) if c in plan.discard_from or not plan.discard_from
+                ]
+                self.removed.append(deck.pop(self.rng.choice(pool)))
             for seat, card in zip(self.seats, deck, strict=False):
                 seat.card = card
             self.unseen = deck[players:]
@@ -390,6 +399,7 @@ class Table:
             self.reveal = {
                 "cards": {str(s.seat): s.card for s in self.seats},
                 "unseen": list(self.unseen),
+                "removed": list(self.removed),
                 "winners": {
                     "teams": list(win.teams) if win else [],
                     "seats": list(win.seats) if win else [],

@@ -114,7 +114,18 @@ def test_one_night_deals_one_card_each_and_three_to_the_centre() -> None:
 def test_lupus_with_seven_discards_one_card_unseen() -> None:
     t = table("lupus", 7)
     t.start({})
-    assert len(t.unseen) == 1 and all(s.card for s in t.seats)
+    assert len(t.removed) == 1 and t.unseen == [] and all(s.card for s in t.seats)
+
+
+def test_secret_moon_with_five_removes_the_priestess_or_a_guard_then_sets_two_aside() -> None:
+    removed = Counter()
+    for seed in range(40):
+        t = table("secret_moon", 5, seed=seed)
+        t.start({})
+        assert len(t.removed) == 1 and len(t.unseen) == 2 and all(s.card for s in t.seats)
+        removed.update(t.removed)
+        assert "removed" not in json.dumps(t.public()) or t.public()["reveal"] is None
+    assert set(removed) == {"priestess", "guard"}
 
 
 def test_chosen_roles_are_checked_against_the_ruleset() -> None:
