@@ -53,6 +53,7 @@ HEADERS = {
 }
 
 PUSH_GAP = 0.05  # seconds between two pushes of the views to every phone
+SOCKETS_PER_TOKEN = 4
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -211,7 +212,8 @@ class TableServer:
                 self.announced.append(text)
                 self.voice.say(text, table.lang)
         if table.phase != "night":
-            self.voice.stop_night() if self._night_for else None
+            if self._night_for:
+                self.voice.stop_night()
             self._night_for = 0
         elif self._night_for != table.night:
             self._night_for = table.night
@@ -340,6 +342,12 @@ class TableServer:
                 return _error(401, "unknown token; join the table again")
         ws = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)
         await ws.prepare(request)
+        # A phone that reconnects leaves its old socket behind until it times out; a
+        # token never holds more than a few, so no client can pile them up.
+        mine = [other for other, owner in self.sockets.items() if owner == seat]
+        for old in mine[: max(0, len(mine) - SOCKETS_PER_TOKEN + 1)]:
+            self.sockets.pop(old, None)
+            await old.close()
         self.sockets[ws] = seat
         try:
             await self._send(ws, self._view_text(self._shared(), seat))

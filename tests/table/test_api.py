@@ -256,3 +256,30 @@ def test_the_host_marks_who_left_in_the_night(game: str) -> None:
         assert live.host("eliminate", {"seat": 3})[0] == 409
         live.host("next")
         assert live.voice.said[-1] in ("Last night Cy left the game.",)
+
+
+def test_one_token_cannot_pile_up_websockets() -> None:
+    with live_table() as live:
+        token = seated(live, 3)[0]
+
+        async def open_many() -> list[bool]:
+            url = live.base.replace("http", "ws") + "/ws?token=" + token
+            async with aiohttp.ClientSession() as session:
+                sockets = [await session.ws_connect(url) for _ in range(10)]
+                for ws in sockets:
+                    await ws.receive(timeout=5)
+                closed = []
+                for ws in sockets:  # a closed one gets the close frame; an open one waits
+                    try:
+                        msg = await ws.receive(timeout=0.5)
+                        closed.append(
+                            msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+                        )
+                    except TimeoutError:
+                        closed.append(False)
+                for ws in sockets:
+                    await ws.close()
+                return closed
+
+        closed = asyncio.run(open_many())
+        assert closed.count(False) == 4 and closed[-4:] == [False] * 4  # the newest stay
