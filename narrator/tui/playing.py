@@ -12,9 +12,11 @@ the call that failed and `e` exports the night to a sound file instead.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import ClassVar
 
+from textual._styles_cache import StylesCache
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
@@ -94,6 +96,12 @@ class ScriptScreen(Screen[str]):
 
     def on_unmount(self) -> None:
         self.halt()
+        # Textual keeps its widgets' style caches alive in an lru_cache(1024) keyed by
+        # the cache object itself (`StylesCache.get_inner_outer`): every screen of the
+        # evening stays in memory until 1024 pile up (~1 MB a night in the soak).
+        # A phase screen is a good moment to let them go.
+        with contextlib.suppress(AttributeError):
+            StylesCache.get_inner_outer.cache_clear()
 
     def halt(self) -> None:
         """Silence at once and stop listening (the runner frees its playbacks)."""

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 
 from textual.app import ComposeResult
 from textual.widget import Widget
-from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
 from narrator.i18n import LANGUAGES, N_, gettext, is_rtl, ngettext
 from narrator.i18n.bidi import BIDI_MODES, BidiMode, shaping_on, visual
+from narrator.tui.widgets.footer import Footer
 
 
 @dataclass

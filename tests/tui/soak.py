@@ -1,0 +1,120 @@
+"""The soak: the real app in tmux, real audio into the test sound server, night after
+night. Used by tests/tui/test_soak.py (asserts) and scripts/bench (figures).
+
+Each cycle is a night heard to its end, then a day: its calls, a timer with a spoken
+warning and an end call -- five segments. After each day the app's sound-server
+clients, open fds, threads and RSS are sampled, and the monitor is recorded for the
+whole run so every night can be checked for sound.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from narrator.rules import load_catalog
+from tests.audio.soundserver import RATE, SoundServer
+from tests.tui.tmux import NARRATOR, children, start_tmux
+
+GAME = Path(__file__).with_name("soak.yaml")
+SEGMENTS_PER_CYCLE = 5  # night; the day's calls, timer, warning, end call
+
+
+@dataclass(frozen=True)
+class Sample:
+    night: int
+    clients: int
+    fds: int
+    threads: int
+    rss_kb: int
+
+
+@dataclass
+class Soak:
+    samples: list[Sample] = field(default_factory=list)
+    nights: list[tuple[float, float]] = field(default_factory=list)  # seconds into the recording
+    recording: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
+    seconds: float = 0.0
+
+    @property
+    def segments(self) -> int:
+        return len(self.nights) * SEGMENTS_PER_CYCLE
+
+    def loudness(self) -> list[float]:
+        """For each night, the share of its 0.25 s blocks with sound above -45 dBFS."""
+        out = []
+        block = RATE // 4
+        for start, end in self.nights:
+            part = self.recording[int(start * RATE) : int(end * RATE)]
+            blocks = part[: len(part) // block * block].reshape(-1, block)
+            if not len(blocks):
+                out.append(0.0)
+                continue
+            loud = np.abs(blocks).max(axis=1) > 10 ** (-45 / 20)
+            out.append(float(loud.mean()))
+        return out
+
+
+def clients(server: SoundServer) -> int:
+    done = subprocess.run(
+        ["pactl", "list", "short", "clients"],
+        env=server.env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=10,
+    )
+    return len([row for row in done.stdout.splitlines() if row.strip()])
+
+
+def sample(server: SoundServer, pid: int, night: int) -> Sample:
+    status = Path(f"/proc/{pid}/status").read_text()
+    threads = int(re.search(r"^Threads:\s+(\d+)", status, re.M).group(1))  # type: ignore[union-attr]
+    rss = int(re.search(r"^VmRSS:\s+(\d+)", status, re.M).group(1))  # type: ignore[union-attr]
+    fds = len(list(Path(f"/proc/{pid}/fd").iterdir()))
+    return Sample(night, clients(server), fds, threads, rss)
+
+
+def run_soak(server: SoundServer, work: Path, cycles: int = 7) -> Soak:
+    config = work / "config" / "narrator"
+    (config / "rulesets").mkdir(parents=True)
+    shutil.copy(GAME, config / "rulesets" / "soak.yaml")
+    (config / "settings.json").write_text(json.dumps({"pace": 0.1}))
+    position = sorted(load_catalog(config / "rulesets").rulesets).index("soak")
+    env = {k: server.env[k] for k in ("PULSE_SERVER", "XDG_RUNTIME_DIR")}
+    env.update(json.loads(os.environ.get("S7ENV", "{}")))
+    soak = Soak()
+    began = time.monotonic()
+    with start_tmux(work, env) as tmux:
+        tmux.keys(str(NARRATOR), "Enter")
+        tmux.wait_for(lambda t: "Choose the game" in t, timeout=30)
+        (app,) = children(int(tmux("display-message", "-p", "-t", tmux.name, "#{pane_pid}")))
+        tmux.keys(*["Down"] * position, "Enter")
+        tmux.wait_for(lambda t: "Ready to play" in t)
+        recorder = server.record(work / "monitor.raw")
+        t0 = time.monotonic() - 0.3  # the recorder waits 0.3 s for parec to connect
+        try:
+            tmux.keys("Space")
+            for night in range(1, cycles + 1):
+                tmux.wait_for(lambda t, n=night: f"Night {n} · Soak" in t, timeout=30)
+                start = time.monotonic() - t0
+                tmux.wait_for(lambda t, n=night: f"Day {n} · Soak" in t, timeout=60)
+                soak.nights.append((start, time.monotonic() - t0))
+                tmux.wait_for(lambda t, n=night: f"Press n for night {n + 1}" in t, timeout=60)
+                time.sleep(0.5)  # the end call's stream closed, the app at rest
+                soak.samples.append(sample(server, app, night))
+                tmux.keys("n")
+            tmux.keys("q")
+            tmux.wait_for(lambda t: t.rstrip().endswith("READY$"), timeout=15)
+        finally:
+            soak.recording = recorder.stop()
+    soak.seconds = time.monotonic() - began
+    return soak
