@@ -46,6 +46,18 @@ class SoundServer:
         )
         return [row for row in out.stdout.splitlines() if row.strip()]
 
+    def clients(self) -> int:
+        """Connections to the server now (pactl's own included)."""
+        out = subprocess.run(
+            ["pactl", "list", "short", "clients"],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        )
+        return len([row for row in out.stdout.splitlines() if row.strip()])
+
     def record(self, path: Path) -> Recorder:
         return Recorder(self, path)
 

@@ -9,7 +9,6 @@ process's open files and its threads come back to the same numbers every time.
 from __future__ import annotations
 
 import os
-import subprocess
 import threading
 import time
 from pathlib import Path
@@ -25,21 +24,9 @@ from tests.audio.soundserver import SoundServer
 pytestmark = pytest.mark.audio
 
 
-def clients(server: SoundServer) -> int:
-    out = subprocess.run(
-        ["pactl", "list", "short", "clients"],
-        env=server.env,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=10,
-    )
-    return len([row for row in out.stdout.splitlines() if row.strip()])
-
-
 def counts(server: SoundServer) -> tuple[int, int, int]:
     time.sleep(0.3)  # let PortAudio's threads and the server's bookkeeping settle
-    return clients(server), len(os.listdir("/proc/self/fd")), threading.active_count()
+    return server.clients(), len(os.listdir("/proc/self/fd")), threading.active_count()
 
 
 def _script(*steps: Step, phase: str = "night") -> Script:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,24 +61,12 @@ class Soak:
         return out
 
 
-def clients(server: SoundServer) -> int:
-    done = subprocess.run(
-        ["pactl", "list", "short", "clients"],
-        env=server.env,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=10,
-    )
-    return len([row for row in done.stdout.splitlines() if row.strip()])
-
-
 def sample(server: SoundServer, pid: int, night: int) -> Sample:
     status = Path(f"/proc/{pid}/status").read_text()
     threads = int(re.search(r"^Threads:\s+(\d+)", status, re.M).group(1))  # type: ignore[union-attr]
     rss = int(re.search(r"^VmRSS:\s+(\d+)", status, re.M).group(1))  # type: ignore[union-attr]
     fds = len(list(Path(f"/proc/{pid}/fd").iterdir()))
-    return Sample(night, clients(server), fds, threads, rss)
+    return Sample(night, server.clients(), fds, threads, rss)
 
 
 def run_soak(server: SoundServer, work: Path, cycles: int = 7) -> Soak:
