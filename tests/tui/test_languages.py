@@ -107,3 +107,46 @@ async def test_the_persian_night_call_is_right_aligned_in_visual_order(tmp_path:
     assert left > right  # right-aligned: the space is on the left
     # Visual order: the sentence's full stop is drawn first (leftmost).
     assert inside.strip().startswith(".")
+
+
+TABLE = {"it": ("t",), "fa": ("down", "down", "t")}  # Lupus; One Night
+
+
+@pytest.mark.parametrize("lang", ["it", "fa"])
+@sync
+async def test_the_table_mode_speaks_the_games_language(tmp_path: Path, lang: str) -> None:
+    from narrator.tui.screens.table import TableScreen
+    from tests.tui.test_table_mode import join
+
+    app, _, _ = make_app(tmp_path, settings=Settings(language=lang, bidi="on"))
+    app.table_address, app.table_port = "127.0.0.1", 0
+    async with app.run_test(size=(110, 44)) as pilot:
+        await pilot.pause()
+        await pilot.press(*TABLE[lang])
+        await settle(pilot, lambda: isinstance(app.screen, TableScreen))
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        await settle(pilot, lambda: screen.host.serving)
+        urls = screen.host.urls
+        base = urls["join"].split("/?")[0]
+        for name in ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina"):
+            join(base, urls["room"], name)  # seven: Lupus deals from seven players
+        await pilot.pause(1.2)
+        seen = {"lobby": screen_text(app)}
+        await pilot.press("d", "n")
+        await pilot.pause(1.2)
+        seen["night"] = screen_text(app)
+        await pilot.press("escape")
+        await settle(pilot, lambda: not isinstance(app.screen, TableScreen))
+    rulesets = list(app.catalog.rulesets.values())
+    for phase, text in seen.items():
+        # the join URL and the room code are addresses, not words of the app
+        chrome = text.replace(urls["join"], " ").replace(urls["room"], " ")
+        found = english_in(chrome, rulesets)
+        assert found == set(), f"{lang} {phase}: {found}\n{text}"
+    assert "Room" not in seen["lobby"] and "joined" not in seen["lobby"]
+    room = {"it": "Stanza {room}", "fa": "اتاق {room}"}[lang].format(room=urls["room"])
+    joined = {"it": "7 arrivati", "fa": "7 نفر آمده‌اند"}[lang]
+    night = {"it": "Notte 1", "fa": "شب 1"}[lang]
+    for line, phase in ((room, "lobby"), (joined, "lobby"), (night, "night")):
+        assert visual(line, lang=lang, mode="on") in seen[phase], f"{line}\n{seen[phase]}"

@@ -53,7 +53,7 @@ async def test_table_mode_serves_the_phones_and_shows_them_arrive(tmp_path: Path
         assert screen.host.table.phase == "cards"
         assert all(s.card for s in screen.host.table.seats)
         await pilot.press("n")
-        await settle(pilot, lambda: "night 1" in screen_text(app))
+        await settle(pilot, lambda: "Night 1" in screen_text(app))
         await pilot.press("escape")
         await settle(pilot, lambda: not isinstance(app.screen, TableScreen))
         assert not screen.host.serving

@@ -25,6 +25,19 @@ from narrator.table.host import TableHost
 from narrator.tui.text import NarratorFooter, shape, t
 
 VOTING = ("vote", "accusation", "ballot")
+# The table's phases (`narrator.table.state`), as the screen names them.
+PHASES = {
+    "lobby": N_("Players joining"),
+    "cards": N_("Cards dealt"),
+    "night": N_("Night"),
+    "day": N_("Day"),
+    "vote": N_("Vote"),
+    "accusation": N_("Accusation"),
+    "defence": N_("Defence"),
+    "ballot": N_("Ballot"),
+    "verdict": N_("Verdict"),
+    "end": N_("Game over"),
+}
 
 
 def qr_text(url: str) -> Text:
@@ -74,10 +87,13 @@ class TableScreen(Screen[None]):
         try:
             urls = self.host.start(self.address, self.port)
         except TableError as exc:
-            self.query_one("#table-phase", Static).update(f"The table cannot start: {exc}")
+            cannot = t("The table cannot start: {error}").format(error=exc)
+            self.query_one("#table-phase", Static).update(Text(shape(cannot)))
             return
         self.query_one("#table-qr", Static).update(qr_text(urls["join"]))
-        self.query_one("#table-room", Static).update(Text(f"Room {urls['room']}", style="bold"))
+        self.query_one("#table-room", Static).update(
+            Text(shape(t("Room {room}").format(room=urls["room"])), style="bold")
+        )
         self.query_one("#table-join", Static).update(Text(urls["join"], no_wrap=True))
         self.refresh_view()
         self.set_interval(0.5, self.refresh_view)
@@ -88,24 +104,31 @@ class TableScreen(Screen[None]):
         self.view = view = self.host.look()
         state = view["state"]
         phase = state["phase"]
-        line = f"{state['game']} · {phase}" + (
-            f" · night {state['night']}" if state["night"] else ""
-        )
+        parts = [state["game"], t(PHASES.get(phase, phase))]
+        if state["night"]:
+            parts.append(t("Night {night}").format(night=state["night"]))
         if phase in VOTING:
-            line += f" · {state['voted']}/{state['voters']} voted"
+            parts.append(t("{voted}/{voters} voted").format(**state))
         if phase == "lobby":
-            low, high = view["host"]["min_players"], view["host"]["max_players"]
-            line += f" · {len(state['players'])} joined ({low}–{high}); d deals"
-        self.query_one("#table-phase", Static).update(line)
+            host = view["host"]
+            parts.append(
+                t("{joined} joined ({low}–{high}); d deals").format(
+                    joined=len(state["players"]), low=host["min_players"], high=host["max_players"]
+                )
+            )
+        # the game's name is the players' (text, not markup)
+        self.query_one("#table-phase", Static).update(Text(shape(" · ".join(parts))))
         players = Text()
         for p in state["players"]:
             players.append(f"{p['seat']:>2}. ")
-            players.append(p["name"], style="" if p["alive"] else "dim strike")  # text, not markup
+            players.append(
+                shape(p["name"]), style="" if p["alive"] else "dim strike"
+            )  # text, not markup
             players.append("\n")
         self.query_one("#table-players", Static).update(players)
-        said = view["said"] or ""
+        said = shape(view["said"] or "", state["lang"])  # the voice speaks the game's language
         if view["voice_errors"]:
-            said = f"Voice: {view['voice_errors'][-1]}"
+            said = shape(t("Voice: {error}").format(error=view["voice_errors"][-1]))
         self.query_one("#table-said", Static).update(Text(said))
 
     def _command(self, name: str) -> None:
