@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from narrator.script.builder import Plan, build_script
+from narrator.script.builder import Plan, build_script, timed_turns, turn_key
 from narrator.script.model import (
     Choice,
     Cue,
@@ -33,4 +33,6 @@ __all__ = [
     "script_from_dict",
     "script_to_dict",
     "step_to_dict",
+    "timed_turns",
+    "turn_key",
 ]

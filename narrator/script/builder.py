@@ -60,6 +60,22 @@ class Plan:
     wake_gap: float = 1.0
 
 
+def turn_key(role_id: str | None, turn: Turn) -> str:
+    """What an action-time override is keyed by: the role id for a role's own turn,
+    `role:<order>` for a follow-up (the Doppelganger's 1b is "doppelganger:1b").
+
+    A role's own key is what settings saved before follow-ups could be timed used."""
+    role = role_id or ""
+    return role if turn.main else f"{role}:{turn.order}"
+
+
+def timed_turns(ruleset: Ruleset, plan: Plan) -> tuple[str, ...]:
+    """The turn key of each role-timed pause of the night, in the script's order."""
+    ctx = _Context(ruleset, plan)
+    ctx.night()
+    return tuple(ctx.timed)
+
+
 def build_script(ruleset: Ruleset, plan: Plan) -> Script:
     """The script of `plan.phase` of night (or day) `plan.night`; SelectionError if invalid."""
     _check_plan(ruleset, plan)
@@ -109,13 +125,14 @@ def _check_plan(ruleset: Ruleset, plan: Plan) -> None:
         )
     if not 0 <= plan.wake_gap <= 10:
         raise SelectionError(f"wake gap {plan.wake_gap:g}s is out of range; choose 0 to 10 seconds")
-    for role_id, seconds in plan.action_times:
+    for key, seconds in plan.action_times:
+        role_id = key.split(":", 1)[0]  # "doppelganger" or "doppelganger:1b" (a follow-up)
         if role_id not in ruleset.role_ids:
             raise SelectionError(
                 f"action time for unknown role '{role_id}'{did_you_mean(role_id, ruleset.role_ids)}"
             )
         if not 0 <= seconds <= 600:
-            raise SelectionError(f"action time {seconds:g}s for '{role_id}': choose 0 to 600")
+            raise SelectionError(f"action time {seconds:g}s for '{key}': choose 0 to 600")
     ids = tuple(o.id for o in ruleset.options)
     for option_id, value in plan.options:
         check_known(ruleset.id, "option", option_id, ids)
@@ -143,6 +160,7 @@ class _Context:
         self.round: int | None = None
         self.stages: list[str] = []  # the stage of each step, in the plan's language
         self.turn: int | None = None
+        self.timed: list[str] = []  # the turn key of each role's timed pause, in order
 
     def holds(self, when: Condition) -> bool:
         return when.holds(self.chosen, self.plan.night, self.round, self.options)
@@ -249,8 +267,9 @@ class _Context:
         seconds = turn.action_time
         if self.role_timer > 0:
             seconds = self.role_timer * (2 if turn.complex else 1)
-        if turn.main and role_id in self.overrides:
-            seconds = self.overrides[role_id]
+        key = turn_key(role_id, turn)
+        if key in self.overrides:
+            seconds = self.overrides[key]
         return seconds
 
     def night(self) -> list[Step]:
@@ -273,6 +292,8 @@ class _Context:
             seconds = self.seconds(role_id, turn)
             if seconds > 0:
                 steps.append(Pause(self.paced(seconds), role_id))
+                if role_id is not None:
+                    self.timed.append(turn_key(role_id, turn))
             closing = self.say(turn.close, role_id)
             steps += closing
             eyes_closed = bool(closing)

@@ -22,7 +22,7 @@ from narrator.rules import (
     recommended,
 )
 from narrator.rules.draw import random_deck
-from narrator.script import Plan, Script, build_script
+from narrator.script import Plan, Script, build_script, timed_turns
 from narrator.script.model import Phase
 
 Roles = tuple[tuple[str, int], ...]
@@ -136,16 +136,6 @@ class Game:
                 out.append((self.ruleset.team_name(team, self.lang), members))
         return out
 
-    def waking_roles(self) -> list[tuple[str, float]]:
-        """(role id, action time) of each chosen role with a timed turn of its own."""
-        out = []
-        for role_id, _ in self.roles:
-            role = self.ruleset.role(role_id)
-            main = [t for t in role.turns if t.main and t.action_time > 0]
-            if main:
-                out.append((role_id, self.action_times.get(role_id, main[0].action_time)))
-        return out
-
     # -- editing -----------------------------------------------------------------------
     def set_players(self, players: int) -> None:
         setup = self.ruleset.setup
@@ -162,8 +152,9 @@ class Game:
         step = 2 if role_id in self.ruleset.setup.pairs else 1
         self.set_count(role_id, self.counts.get(role_id, 0) + delta * step)
 
-    def set_action_time(self, role_id: str, seconds: float) -> None:
-        self.action_times[role_id] = max(0.0, min(600.0, seconds))
+    def set_action_time(self, key: str, seconds: float) -> None:
+        """`key`: a role id (its own turn) or a follow-up's turn key ("doppelganger:1b")."""
+        self.action_times[key] = max(0.0, min(600.0, seconds))
 
     def is_recommended(self) -> bool:
         try:
@@ -248,6 +239,10 @@ class Game:
 
     def script(self, phase: Phase) -> Script:
         return build_script(self.ruleset, self.plan(phase))
+
+    def timed_turns(self) -> tuple[str, ...]:
+        """The turn key (see `set_action_time`) of each role-timed pause of the night."""
+        return timed_turns(self.ruleset, self.plan("night"))
 
     def next_night(self) -> None:
         if not self.has_next_night:

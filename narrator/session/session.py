@@ -63,7 +63,9 @@ class Session:
         self.close_phase()
         game = Game.start(ruleset, self.settings.language, self.settings.pace)
         saved = self.settings.action_times.get(ruleset.id, {})
-        game.action_times = {r: t for r, t in saved.items() if r in ruleset.role_ids}
+        game.action_times = {
+            k: t for k, t in saved.items() if k.split(":", 1)[0] in ruleset.role_ids
+        }
         boxes = self.settings.boxes.get(ruleset.id)
         game.apply_choices(
             None if boxes is None else tuple(boxes), self.settings.game_options.get(ruleset.id, {})

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from narrator.script import Say
+from textual.widgets import DataTable
+
+from narrator.script import Pause, Say
+from narrator.session.config import SettingsStore
 from narrator.tui.screens.day import DayScreen
 from narrator.tui.screens.games import GamesScreen
 from narrator.tui.screens.night import NightScreen
-from narrator.tui.screens.preview import PreviewScreen
+from narrator.tui.screens.preview import STEP, PreviewScreen
 from narrator.tui.screens.setup import SetupScreen
 from tests.tui.conftest import run_until, settle, sync
 from tests.tui.fakes import make_app, screen_text
+from tests.unit.test_action_time_turns import ROLES as FOLLOW_UPS  # Doppelganger wakes 3 times
+
+TIMES = {"doppelganger": 12 - 5.0, "doppelganger:-7b": 5 + 5.0, "doppelganger:9.1": 5 + 10.0}
 
 
 @sync
@@ -98,3 +105,55 @@ async def test_a_whole_one_night_game(tmp_path: Path) -> None:
         assert app.screen.check_action("next_night", ()) is False
         await pilot.press("g")
         assert isinstance(app.screen, GamesScreen)
+
+
+@sync
+async def test_plus_and_minus_in_the_preview_change_the_doppelganger_s_follow_up_turns(
+    tmp_path: Path,
+) -> None:
+    app, _, _ = make_app(tmp_path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("down", "down", "enter")  # One Night
+        game = app.game
+        assert game is not None and game.ruleset.id == "onuw"
+        game.set_players(6)
+        game.counts.clear()
+        for role, count in FOLLOW_UPS:
+            game.set_count(role, count)
+        await pilot.press("p")
+        preview = app.screen
+        assert isinstance(preview, PreviewScreen)
+        table = preview.query_one(DataTable)
+        steps = preview.script.steps
+        timed = [i for i, s in enumerate(steps) if isinstance(s, Pause) and s.role]
+        own, with_minion, after_insomniac = timed[0], timed[1], timed[-1]
+        assert {steps[i].role for i in (own, with_minion, after_insomniac)} == {"doppelganger"}
+
+        def act(row: int) -> str:
+            return str(table.get_row_at(row)[2])
+
+        assert (act(own), act(with_minion)) == (
+            "12 s to act  (+/- to change)",
+            "5 s to act  (+/- to change)",
+        )
+        table.move_cursor(row=with_minion)  # 1b: she wakes again with the Minion
+        await pilot.press("plus")
+        assert act(with_minion) == f"{5 + STEP:g} s to act  (+/- to change)"
+        assert act(own) == "12 s to act  (+/- to change)"  # her own turn unchanged
+        table.move_cursor(row=after_insomniac)  # 9b: again after the Insomniac
+        await pilot.press("plus", "plus")
+        assert act(after_insomniac) == f"{5 + 2 * STEP:g} s to act  (+/- to change)"
+        table.move_cursor(row=own)  # her own turn: keyed by the role, as always
+        await pilot.press("minus")
+        assert act(own) == f"{12 - STEP:g} s to act  (+/- to change)"
+        assert act(with_minion) == f"{5 + STEP:g} s to act  (+/- to change)"
+        saved = json.loads((tmp_path / "settings.json").read_text())
+        assert saved["action_times"] == {"onuw": TIMES}
+    # The next game of One Night starts with them, from the saved settings.
+    settings, problem = SettingsStore(tmp_path / "settings.json").load()
+    assert problem is None
+    again, _, _ = make_app(tmp_path, settings=settings)
+    async with again.run_test(size=(100, 32)) as pilot:
+        await pilot.press("down", "down", "enter")
+        assert again.game is not None
+        assert again.game.action_times == TIMES

@@ -123,14 +123,21 @@ class PreviewScreen(Screen[None]):
         self.audio_problem = problem
         self.show()
 
-    def _cursor_role(self) -> str | None:
+    def _cursor_turn(self) -> str | None:
+        """The turn key of the highlighted row if it is a role's action time, else None.
+
+        The n-th role-timed pause of the script is the n-th of `game.timed_turns()`:
+        a role's own turn ("seer") or a follow-up ("doppelganger:1b")."""
         table: DataTable[str | Text] = self.query_one(DataTable)
         if not self.script.steps:
             return None
-        step = self.script.steps[min(table.cursor_row, len(self.script.steps) - 1)]
-        if isinstance(step, Pause) and step.role:
-            return step.role
-        return None
+        row = min(table.cursor_row, len(self.script.steps) - 1)
+        step = self.script.steps[row]
+        if not (isinstance(step, Pause) and step.role):
+            return None
+        before = sum(isinstance(s, Pause) and bool(s.role) for s in self.script.steps[:row])
+        keys = self.game.timed_turns()
+        return keys[before] if before < len(keys) else step.role
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "play":
@@ -142,16 +149,16 @@ class PreviewScreen(Screen[None]):
         return True
 
     def action_time(self, sign: int) -> None:
-        role = self._cursor_role()
-        if role is None:
+        key = self._cursor_turn()
+        if key is None:
             self.notify(t("Put the cursor on a role's action time (a bold row)."))
             return
         table: DataTable[str | Text] = self.query_one(DataTable)
         step = self.script.steps[table.cursor_row]
         written = step.seconds / self.game.pace if isinstance(step, Pause) else 0.0
-        current = dict(self.game.waking_roles()).get(role, written)
-        self.game.set_action_time(role, current + sign * STEP)
-        self.post_message(self.ActionTimeChanged(role, self.game.action_times[role]))
+        current = self.game.action_times.get(key, written)
+        self.game.set_action_time(key, current + sign * STEP)
+        self.post_message(self.ActionTimeChanged(key, self.game.action_times[key]))
         self.show()
 
     def action_language(self) -> None:
