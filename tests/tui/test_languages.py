@@ -150,3 +150,30 @@ async def test_the_table_mode_speaks_the_games_language(tmp_path: Path, lang: st
     night = {"it": "Notte 1", "fa": "شب 1"}[lang]
     for line, phase in ((room, "lobby"), (joined, "lobby"), (night, "night")):
         assert visual(line, lang=lang, mode="on") in seen[phase], f"{line}\n{seen[phase]}"
+
+
+@sync
+async def test_the_persian_help_is_right_aligned_and_shaped(tmp_path: Path) -> None:
+    app, _, _ = make_app(tmp_path, settings=Settings(language="fa", bidi="on"))
+    async with app.run_test(size=(110, 44)) as pilot:
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause(0.3)
+        text = screen_text(app)
+        page = app.screen.query_one("#help-rtl")
+        assert page.styles.text_align == "right"
+    assert "**" not in text and "|---" not in text  # no Markdown source left raw
+    line = "همین راهنما"  # a cell of the keys' table
+    shown = visual(line, lang="fa", mode="on")
+    assert shown != line  # shaped (joined letters, visual order)
+    frame = "█"  # the help's thick border; the screen below shows around it
+    row = next(r for r in text.splitlines() if shown in r)
+    inside = next(part for part in row.split(frame) if shown in part).strip()
+    # the table's first column ("where") is drawn rightmost, the description leftmost
+    assert inside.endswith(visual("همه‌جا", lang="fa", mode="on")), inside
+    assert inside.startswith(shown), inside
+    # a paragraph: its first words on the right of its first line
+    start = visual("بازی،", lang="fa", mode="on")
+    first = next(r for r in text.splitlines() if start in r)
+    body = next(part for part in first.split(frame) if start in part).rstrip()
+    assert body.endswith(start), body

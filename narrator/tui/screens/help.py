@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Markdown
+from textual.widgets import Markdown, Static
 
 from narrator.i18n import N_
-from narrator.tui.text import NarratorFooter, t
+from narrator.tui.text import NarratorFooter, block, rtl, shape, t
+
+WIDTH = 80  # the text inside the help's frame
+PERSIAN = re.compile("[\u0600-\u06ff]")  # a key's cell without it keeps its order
 
 HELP = N_(
     """\
@@ -57,8 +62,53 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Markdown(t(HELP))
+            if rtl():  # Markdown would draw it left to right, unshaped
+                yield Static(right_to_left(t(HELP)), id="help-rtl", markup=False)
+            else:
+                yield Markdown(t(HELP))
         yield NarratorFooter()
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def right_to_left(page: str) -> str:
+    """The help page's Markdown as lines for a right-to-left language: paragraphs
+    wrapped then shaped, the table's first column rightmost (the stylesheet aligns
+    the text right)."""
+    out: list[str] = []
+    paragraph: list[str] = []
+    rows: list[list[str]] = []
+
+    def flush() -> None:
+        if paragraph:
+            out.extend([block(" ".join(paragraph).replace("**", ""), WIDTH), ""])
+            paragraph.clear()
+        if rows:
+            cells = [
+                [shape(c.strip()) if PERSIAN.search(c) else c.strip() for c in r] for r in rows
+            ]
+            widths = [max(cell_len(r[i]) for r in cells) for i in range(len(cells[0]))]
+            for r in cells:
+                padded = [" " * (w - cell_len(c)) + c for c, w in zip(r, widths, strict=True)]
+                out.append(" │ ".join(reversed(padded)))
+            out.append("")
+            rows.clear()
+
+    for line in page.splitlines():
+        if line.startswith("|"):
+            if paragraph:
+                flush()
+            if not set(line) <= set("|-: "):  # not the header's rule
+                rows.append(line.strip().strip("|").split("|"))
+        elif line.startswith("#"):
+            flush()
+            out.extend([shape(line.lstrip("# ")), ""])
+        elif line.strip():
+            if rows:
+                flush()
+            paragraph.append(line.strip())
+        else:
+            flush()
+    flush()
+    return "\n".join(out).rstrip("\n")
