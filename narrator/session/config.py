@@ -39,6 +39,8 @@ class Settings:
     # {ruleset id: {role id: seconds}}: the action times the user set in the preview
     action_times: dict[str, dict[str, float]] = field(default_factory=dict)
     bed: bool = True
+    ambience: str = "rain"  # the bed's continuous layer (`narrator beds` lists them)
+    wake_gap: float = 1.0  # seconds after "X, wake up." before the instruction (Plan.wake_gap)
     bed_volume: float = 0.35
     bed_tempo: float = 1.0
     volume: float = 1.0
@@ -146,6 +148,9 @@ def settings_from_dict(data: Any) -> Settings:
     app_language = _text(merged, "app_language")
     if app_language not in APP_LANGUAGES:
         raise SettingsError(f"'app_language' must be one of {', '.join(APP_LANGUAGES)}")
+    ambience = _text(merged, "ambience")
+    if not ambience or not ambience.isidentifier():
+        raise SettingsError(f"'ambience' must be the name of a bed, not {ambience!r}")
     bidi = _text(merged, "bidi")
     if bidi not in BIDI:
         raise SettingsError(f"'bidi' must be one of {', '.join(BIDI)}")
@@ -158,6 +163,8 @@ def settings_from_dict(data: Any) -> Settings:
         pace=_number(merged, "pace", 0.1, 10),
         action_times={str(k): {str(r): float(s) for r, s in v.items()} for k, v in times.items()},
         bed=merged["bed"],
+        ambience=ambience,
+        wake_gap=_number(merged, "wake_gap", 0, 10),
         bed_volume=_number(merged, "bed_volume", 0, 1),
         bed_tempo=_number(merged, "bed_tempo", 0.25, 4),
         volume=_number(merged, "volume", 0, 1),

@@ -79,6 +79,7 @@ class NightEngine(Protocol):
     def check_output(self) -> str | None: ...
     def play(self, script: Script) -> Playing: ...
     def speak(self, text: str, lang: str) -> Playing: ...
+    def preview(self, lang: str) -> Playing: ...
     def export(self, script: Script, path: Path) -> None: ...
     def close(self) -> None: ...
 
@@ -248,6 +249,12 @@ class SilentEngine:
         line = Script("", "day", 0, lang, 0, (), (Say(text),))
         return self.play(line)
 
+    def preview(self, lang: str) -> SilentPlayback:
+        """The settings' sample call (a wake call, its gap, the instruction, the close)."""
+        from narrator.audio.preview import preview_script
+
+        return self.play(preview_script(lang))
+
     def export(self, script: Script, path: Path) -> None:
         self.exported.append((script, path))
         path.write_text(f"narrator silent export: {len(script.steps)} steps\n")
@@ -266,10 +273,11 @@ def _first_call(script: Script) -> int:
 
 
 class AudioChoices(Protocol):
-    """The voices and output devices offered in the settings, as (id, label) pairs."""
+    """The voices, output devices and beds offered in the settings, as (id, label) pairs."""
 
     def voices(self, lang: str) -> list[tuple[str, str]]: ...
     def devices(self) -> list[tuple[str, str]]: ...
+    def beds(self) -> list[tuple[str, str]]: ...
 
 
 class NoChoices:
@@ -281,6 +289,9 @@ class NoChoices:
     def devices(self) -> list[tuple[str, str]]:
         return []
 
+    def beds(self) -> list[tuple[str, str]]:
+        return []
+
 
 def audio_settings(settings: Settings) -> AudioSettings:
     """The audio part of the user's settings, as the audio layer takes it."""
@@ -290,6 +301,7 @@ def audio_settings(settings: Settings) -> AudioSettings:
         voice=settings.voice,
         rate=settings.rate,
         bed=settings.bed,
+        ambience=settings.ambience,
         bed_volume=settings.bed_volume,
         bed_tempo=settings.bed_tempo,
         volume=settings.volume,

@@ -38,6 +38,7 @@ class Game:
     lang: str = "en"
     night: int = 1
     pace: float = 1.0
+    wake_gap: float = 1.0  # seconds after a wake call (the settings'), scaled by pace
     action_times: dict[str, float] = field(default_factory=dict)
     turn_seconds: float | None = None  # rounds: None = the ruleset's, 0 = wait for a key
     boxes: tuple[str, ...] = ()  # the boxes the table owns; () = every box
@@ -232,6 +233,7 @@ class Game:
             phase=phase,
             action_times=tuple(sorted(self.action_times.items())),
             pace=self.pace,
+            wake_gap=self.wake_gap,
             turn_seconds=self.turn_seconds if self.ruleset.rounds is not None else None,
             seed=self.seed,
             options=tuple(sorted(self.options.items())),

@@ -49,6 +49,8 @@ class Session:
         """Use `settings` from now on and save them; a sentence if saving failed."""
         self.settings = settings
         self.apply_settings()
+        if self.game is not None:  # the next script of this game pauses as now set
+            self.game.wake_gap = settings.wake_gap
         if self.store is None:
             return None
         try:
@@ -62,6 +64,7 @@ class Session:
         """Start setting up `ruleset` with the user's language, pace and saved times."""
         self.close_phase()
         game = Game.start(ruleset, self.settings.language, self.settings.pace)
+        game.wake_gap = self.settings.wake_gap
         saved = self.settings.action_times.get(ruleset.id, {})
         game.action_times = {
             k: t for k, t in saved.items() if k.split(":", 1)[0] in ruleset.role_ids

@@ -255,7 +255,8 @@ class NarratorApp(App[int]):
         settings = settings or self.settings
         try:
             self.engine.settings = audio_settings(settings)
-            playback = self.engine.speak("This is narrator. One, two, three.", settings.language)
+            # the sample call, with the chosen voice, rate and bed
+            playback = self.engine.preview(settings.language)
             try:
                 playback.wait(30)
                 if playback.error:

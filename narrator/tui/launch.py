@@ -37,6 +37,14 @@ class RealChoices:
                 return []
         return self._voices[lang]
 
+    def beds(self) -> list[tuple[str, str]]:
+        try:
+            from narrator.audio.ambience import AMBIENCES
+
+            return [(name, name) for name in AMBIENCES]
+        except Exception:
+            return []
+
     def devices(self) -> list[tuple[str, str]]:
         try:
             from narrator.audio import list_devices

@@ -26,7 +26,8 @@ class RecordingEngine(SilentEngine):
     def __init__(self, clock: ManualClock, problem: str | None = None) -> None:
         super().__init__(AudioSettings(), clock)
         self.problem = problem
-        self.spoken: list[str] = []  # speak(): timer warnings, test sound
+        self.spoken: list[str] = []  # speak(): timer warnings
+        self.previews: list[tuple[str, AudioSettings]] = []  # preview(): (lang, settings then)
         self.closed = False
         self.broken: str | None = None  # play() raises this, as a missing device does
 
@@ -41,6 +42,10 @@ class RecordingEngine(SilentEngine):
     def speak(self, text: str, lang: str) -> SilentPlayback:
         self.spoken.append(text)
         return super().speak(text, lang)
+
+    def preview(self, lang: str) -> SilentPlayback:
+        self.previews.append((lang, self.settings))
+        return super().preview(lang)
 
     def played(self, phase: str | None = None) -> list[Step]:
         """Every step heard, in order, over all playbacks of `phase` (night/day)."""
@@ -115,3 +120,6 @@ class FakeChoices:
 
     def devices(self) -> list[tuple[str, str]]:
         return [("0", "Built-in speakers (default)"), ("3", "USB speaker")]
+
+    def beds(self) -> list[tuple[str, str]]:
+        return [("rain", "rain"), ("fire", "fire"), ("crickets", "crickets")]

@@ -9,6 +9,7 @@ from pathlib import Path
 from textual.widgets import Input, Select
 
 from narrator.script import Pause, Say
+from narrator.session.config import SettingsStore
 from narrator.session.engine import SilentEngine
 from narrator.tui.launch import make_app as make_real_app
 from narrator.tui.screens.confirm import ConfirmDialog
@@ -113,13 +114,56 @@ async def test_settings_are_checked_saved_and_applied(tmp_path: Path) -> None:
         form.query_one("#pace", Input).value = "1.5"
         form.query_one("#bed_volume", Input).value = "0.2"
         await pilot.click("#test")
-        await settle(pilot, lambda: engine.spoken != [])
-        assert engine.spoken == ["This is narrator. One, two, three."]
+        await settle(pilot, lambda: engine.previews != [])
+        assert engine.previews[0][1].bed_volume == 0.2
         await pilot.press("ctrl+s")
         assert isinstance(app.screen, GamesScreen)
     saved = json.loads((tmp_path / "settings.json").read_text())
     assert saved["pace"] == 1.5 and saved["bed_volume"] == 0.2
     assert engine.settings.bed_volume == 0.2
+
+
+@sync
+async def test_bed_wake_gap_and_preview_from_the_settings(tmp_path: Path) -> None:
+    app, engine, clock = make_app(tmp_path, choices=FakeChoices())
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("f2")
+        form = app.screen
+        assert isinstance(form, SettingsScreen)
+        beds = form.query_one("#ambience", Select)
+        await settle(pilot, lambda: len(beds._options) == 3)  # the audio layer's list
+        beds.value = "fire"
+        form.query_one("#wake_gap", Input).value = "11"
+        await pilot.press("ctrl+s")
+        assert "wake gap: from 0 to 10" in screen_text(app)
+        form.query_one("#wake_gap", Input).value = "2.5"
+        await pilot.click("#test")
+        await settle(pilot, lambda: engine.previews != [])
+        lang, heard_with = engine.previews[0]
+        assert lang == "en" and heard_with.ambience == "fire"
+        preview = engine.playbacks[-1]
+        assert preview.script.ruleset == "preview"
+        clock.advance(60)  # the sample call ends; the app closes what it opened
+        await settle(pilot, lambda: preview.closed)
+        assert engine.settings.ambience == "rain"  # the form is not saved yet
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, GamesScreen)
+        assert engine.settings.ambience == "fire"  # the next night plays on it
+        await pilot.press(*ONUW)
+        assert app.session.game is not None
+        night = app.session.game.script("night")
+        assert app.session.game.plan("night").wake_gap == 2.5
+        assert any(getattr(s, "after", 0) == 2.5 for s in night.steps)
+    saved = json.loads((tmp_path / "settings.json").read_text())
+    assert saved["ambience"] == "fire" and saved["wake_gap"] == 2.5
+    app2, engine2, _ = make_app(
+        tmp_path, settings=SettingsStore(tmp_path / "settings.json").load()[0]
+    )
+    async with app2.run_test(size=(100, 40)) as pilot:
+        assert engine2.settings.ambience == "fire"
+        await pilot.press("f2")
+        assert app2.screen.query_one("#ambience", Select).value == "fire"
+        assert app2.screen.query_one("#wake_gap", Input).value == "2.5"
 
 
 @sync

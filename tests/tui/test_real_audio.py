@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from textual.widgets import Select
 
 from narrator.audio import AudioEngine, AudioSettings
 from narrator.rules import load_catalog
@@ -39,10 +40,12 @@ class WatchedEngine(AudioEngine):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.nights: list[tuple[Script, Any]] = []
+        self.heard_with: list[AudioSettings] = []  # the settings of each play()
 
     def play(self, script: Script) -> Any:
         playback = super().play(script)
         self.nights.append((script, playback))
+        self.heard_with.append(self.settings)
         return playback
 
 
@@ -97,3 +100,50 @@ async def test_a_night_is_heard_through_to_the_day(
     assert abs(span - timeline.duration) < 0.5, (span, timeline.duration)
     gaps = np.diff(loud) / RATE
     assert gaps.max() < 0.5, f"a {gaps.max():.2f} s hole in the night"
+
+
+@sync
+async def test_the_settings_preview_plays_the_chosen_bed_and_closes(
+    sound_server: SoundServer, tmp_path: Path
+) -> None:
+    from narrator.tui.launch import RealChoices
+    from narrator.tui.screens.settings import SettingsScreen
+
+    engine = WatchedEngine(AudioSettings(), tmp_path / "cache")
+    app = NarratorApp(
+        engine,
+        SettingsStore(tmp_path / "settings.json"),
+        Settings(),
+        load_catalog(tmp_path / "no-rulesets"),
+        SystemClock(),
+        RealChoices(),
+    )
+    recorder = sound_server.record(tmp_path / "monitor.raw")
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot, lambda: app.audio_problem is None and app.screen is not None)
+            before = len(sound_server.sink_inputs())
+            await pilot.press("f2")
+            form = app.screen
+            assert isinstance(form, SettingsScreen)
+            beds = form.query_one("#ambience", Select)
+            await settle(pilot, lambda: ("crickets", "crickets") in beds._options)
+            beds.value = "crickets"
+            await pilot.click("#test")
+            await settle(pilot, lambda: engine.nights != [], limit=3000)
+            script, playback = engine.nights[0]
+            await settle(pilot, lambda: playback.finished, limit=6000)
+            # the app closed the stream it opened: no sink input is left
+            await settle(pilot, lambda: len(sound_server.sink_inputs()) == before, limit=1000)
+            assert engine.settings.ambience == "rain"  # back to the saved settings
+    finally:
+        samples = recorder.stop()
+    assert script.ruleset == "preview" and playback.error is None
+    assert engine.heard_with[0].ambience == "crickets"
+    engine.settings = engine.heard_with[0]
+    timeline = engine.render(script)
+    loud = np.flatnonzero(np.abs(samples) > 10 ** (-50 / 20))
+    assert loud.size, "the preview never reached the sound server"
+    span = (loud[-1] - loud[0]) / RATE  # wake call, its gap, instruction, bed, close
+    assert abs(span - timeline.duration) < 0.5, (span, timeline.duration)
+    engine.close()

@@ -53,6 +53,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
         # speech engine takes a moment to answer) and filled in when they come.
         voices = [(s.voice, s.voice)] if s.voice else []
         devices = [(s.device, s.device)] if s.device else []
+        beds = [(s.ambience, s.ambience)]
         with VerticalScroll(id="settings-form"):
             yield Static(shape(t("Settings")), id="settings-title")
             yield self._row(
@@ -105,6 +106,14 @@ class SettingsScreen(ModalScreen[Settings | None]):
             )
             yield self._row(N_("Tapping"), Switch(value=s.bed, id="bed"))
             yield self._row(
+                N_("Ambience"),
+                Select(beds, value=s.ambience, id="ambience", allow_blank=False, compact=True),
+            )
+            yield self._row(
+                N_("Wake-up gap (s)"),
+                Input(f"{s.wake_gap:g}", id="wake_gap", type="number", compact=True),
+            )
+            yield self._row(
                 N_("Tapping volume 0–1"),
                 Input(f"{s.bed_volume:g}", id="bed_volume", type="number", compact=True),
             )
@@ -153,10 +162,17 @@ class SettingsScreen(ModalScreen[Settings | None]):
     def load_choices(self, language: str) -> None:
         voices = self.choices.voices(language)
         devices = self.choices.devices()
-        self.app.call_from_thread(self.fill_choices, voices, devices)
+        beds = self.choices.beds()
+        self.app.call_from_thread(self.fill_choices, voices, devices, beds)
 
-    def fill_choices(self, voices: list[tuple[str, str]], devices: list[tuple[str, str]]) -> None:
-        for widget_id, found in (("#voice", voices), ("#device", devices)):
+    def fill_choices(
+        self,
+        voices: list[tuple[str, str]],
+        devices: list[tuple[str, str]],
+        beds: list[tuple[str, str]] | None = None,
+    ) -> None:
+        found_by_id = {"#voice": voices, "#device": devices, "#ambience": beds or []}
+        for widget_id, found in found_by_id.items():
             select: Select[str] = self.query_one(widget_id, Select)
             current = select.value if isinstance(select.value, str) else None
             options = [(label, value) for value, label in found]
@@ -194,6 +210,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
         bidi = self.query_one("#bidi", Select).value
         voice = self.query_one("#voice", Select).value
         device = self.query_one("#device", Select).value
+        ambience = self.query_one("#ambience", Select).value
         return replace(
             self.settings,
             language=str(language),
@@ -203,6 +220,8 @@ class SettingsScreen(ModalScreen[Settings | None]):
             rate=rate,
             pace=self._number("pace", 0.1, 10),
             bed=self.query_one("#bed", Switch).value,
+            ambience=str(ambience),
+            wake_gap=self._number("wake_gap", 0, 10),
             bed_volume=self._number("bed_volume", 0, 1),
             bed_tempo=self._number("bed_tempo", 0.25, 4),
             volume=self._number("volume", 0, 1),
