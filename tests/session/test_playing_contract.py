@@ -114,3 +114,18 @@ def test_engine_close_ends_every_playback(engine: NightEngine) -> None:
     engine.close()
     assert night.finished and line.finished
     assert night.error is None and line.error is None
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_preview_plays_the_sample_call_to_its_end(engine: NightEngine, lang: str) -> None:
+    from narrator.audio.preview import preview_script
+
+    script = preview_script(lang)
+    assert next(s.after for s in script.steps if isinstance(s, Say)) > 0  # the wake-up gap
+    playback = engine.preview(lang)
+    try:
+        assert playback.wait(timeout=30)
+        assert playback.finished and playback.error is None
+        assert playback.current_step == len(script.steps) - 1  # heard to the close
+    finally:
+        playback.close()
