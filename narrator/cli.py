@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import math
 import os
 import random
@@ -21,7 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
 
-from narrator import __version__
+from narrator import __version__, logfile
 from narrator.rules import (
     MissingPart,
     NarratorError,
@@ -36,12 +37,11 @@ from narrator.rules import (
 )
 from narrator.rules.catalog import Catalog
 from narrator.rules.draw import random_deck, tokens_needed
-from narrator.rules.errors import one_line
+from narrator.rules.errors import EXIT_AUDIO, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, one_line
 from narrator.rules.selection import parse_options
 from narrator.script import Plan, Script, build_script, script_to_dict
 from narrator.script.render_text import render_text
 
-EXIT_OK, EXIT_INPUT, EXIT_AUDIO, EXIT_INTERRUPTED = 0, 2, 3, 130
 RATES = (80, 400)  # words a minute: slower drags, faster cannot be followed eyes closed
 PACES = (0.1, 10.0)
 
@@ -178,6 +178,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("beds", help="list the ambiences the bed can play")
     _fmt(p)
     _table_options(sub.add_parser("table", help="deal and vote on the players' phones"))
+    p = sub.add_parser("replay", help="resolve a written or saved game again: story and winners")
+    p.add_argument("file", type=Path, metavar="FILE", help="a scenario (.yaml; see docs/ENGINE.md)")
+    _fmt(p)
     return parser
 
 
@@ -191,6 +194,12 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
         "--port", type=_between(int, 0, 65535), default=8765, help="0 = any free port"
     )
     parser.add_argument("--no-audio", action="store_true", help="no voice (a silent table)")
+    parser.add_argument(
+        "--pace",
+        type=_between(float, *PACES),
+        default=None,
+        help="scale every silence of the night (0.1 to 10; default: your settings')",
+    )
     parser.add_argument("--game", type=Path, metavar="FILE", help="the saved game file")
     parser.add_argument("--resume", action="store_true", help="resume the game saved in --game")
     parser.add_argument(
@@ -366,6 +375,31 @@ def cmd_script(args: argparse.Namespace, catalog: Catalog) -> int:
     return EXIT_OK
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    """A game resolved again by the engine: the story, the deaths, the winners."""
+    from narrator.moderator import ScenarioError, load, run
+    from narrator.moderator.render import replay_text
+    from narrator.rules.loader import read_small_file
+
+    try:
+        text = read_small_file(args.file, "a scenario file (.yaml)").decode("utf-8")
+    except UnicodeDecodeError:
+        raise ScenarioError(f"{args.file}: not UTF-8 text; save it as UTF-8") from None
+    except OSError as exc:
+        raise ScenarioError(f"{args.file}: cannot read the file ({exc.strerror})") from None
+    except RulesetError as exc:  # a folder, a FIFO, a huge file
+        raise ScenarioError(f"{args.file}: {exc.message}") from None
+    try:
+        replay = run(load(text), lambda ruleset_id: load_catalog(only=ruleset_id).get(ruleset_id))
+    except ScenarioError as exc:
+        raise ScenarioError(f"{args.file}: {exc}") from None
+    if args.format == "json":
+        _print_json(replay.to_dict())
+    else:
+        print(replay_text(replay))
+    return EXIT_OK
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     failed = 0
     for path in args.paths:
@@ -396,24 +430,18 @@ def _audio_settings(args: argparse.Namespace) -> Any:
 
 
 def cmd_table(args: argparse.Namespace, catalog: Catalog) -> int:
+    from narrator import compose
     from narrator.table import run
 
-    ruleset = catalog.get(args.ruleset)
-    table, path = run.open_table(ruleset, args.lang, args.game, resume=args.resume)
-    from narrator.table.voice import SessionVoice, silent_voice
-
-    if args.no_audio:
-        voice = silent_voice()
-    else:
-        from narrator.audio import AudioEngine, AudioSettings
-        from narrator.session import Session, Settings, SystemClock
-
-        engine = AudioEngine(AudioSettings())
-        problem = engine.check_output()
-        if problem is not None:
-            engine.close()
-            raise MissingPart(f"{problem} (or run the table silent with --no-audio)")
-        voice = SessionVoice(Session(engine, SystemClock(), Settings(language=args.lang)))
+    table, path, voice = compose.command_table(
+        catalog.get(args.ruleset),
+        args.lang,
+        args.game,
+        resume=args.resume,
+        pace=args.pace,
+        silent=args.no_audio,
+        warn=lambda line: print(line, file=sys.stderr),
+    )
     return run.run_table(
         table, voice, host=args.host, port=args.port, save_path=path, rate=args.rate_limit
     )
@@ -435,7 +463,10 @@ def run_command(args: argparse.Namespace) -> int:
         if args.command == "voices":
             return commands.voices_command(args.lang, args.format)
         return commands.devices_command(args.format)
-    catalog = load_catalog()
+    if args.command == "replay":
+        return cmd_replay(args)
+    # A command about one game parses only that game's ruleset (and the user's copy).
+    catalog = load_catalog(only=getattr(args, "ruleset", None))
     if args.command == "rulesets":
         return cmd_rulesets(args, catalog)
     if args.command == "roles":
@@ -458,15 +489,18 @@ def run_command(args: argparse.Namespace) -> int:
 
 def run_app() -> int:
     try:
-        from narrator.tui import run_app as run_tui
-    except ImportError as exc:  # a broken install: Textual missing
+        import textual  # noqa: F401  (a broken install: Textual missing)
+    except ImportError as exc:
         raise MissingPart(f"the app cannot start ({exc}); reinstall it with: scripts/run") from exc
-    return run_tui()
+    from narrator import compose
+
+    return compose.run_app()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    logfile.setup()
     try:
         if args.command in NATIVE_AUDIO:
             from narrator.audio.devices import route_native_messages
@@ -488,6 +522,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(one_line(f"narrator: {exc}"), file=sys.stderr)
         return EXIT_AUDIO
     except Exception as exc:
+        logging.getLogger("narrator.cli").exception("internal error in %s", args.command)
         if os.environ.get("NARRATOR_DEBUG"):
             raise
         print(

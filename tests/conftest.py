@@ -1,10 +1,26 @@
-"""Fixtures shared by every test: a private home for each test, and the test sound server.
+"""Fixtures shared by every test: a private home for each test, and the test sound server;
+and how the suite shares the machine when pytest-xdist runs it on several workers.
 
 Every test runs with its own HOME and XDG config, cache and data folders, so no
 test reads the developer's settings or rulesets (a user `onuw.yaml` must not change
 a result) and none writes into them. Only the rendered speech is shared, through
 one cache folder for the whole run: it depends on nothing but the text, voice and
 rate, and re-synthesising every line in every test would cost minutes.
+
+`scripts/test` runs the suite on several xdist workers (docs/PERFORMANCE.md, "The
+test suite"). Each worker is a process of its own: its own temp folder, so its own
+sound server (`sound_server` below), tmux sockets and browser profile. Tests that
+play into a sound server in real time are marked `realtime` (by using `sound_server`,
+or by hand where they start a server themselves); every other test is a "burner",
+and while a worker runs one, that worker is held off the first CPU, so a fuzzer, a
+wheel build or Chromium never takes the core a real-time playback needs. The
+real-time tests that measure time itself (underruns, measured silence, a signal
+answered within 1 s) are also grouped (`xdist_group("timing")`): they run one at a
+time, first. Where priorities may be raised (root, as in CI), the burners are held
+off the first CPU only until the timing tests are done (about four minutes), and
+each real-time test after them runs above the burners (`pytest_runtest_protocol`).
+The timing tests and the long real-time ones are collected first, so neither waits
+for the other and the last to finish is not a soak that started late.
 """
 
 from __future__ import annotations
@@ -12,6 +28,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,14 +38,172 @@ from tests.audio.soundserver import SoundServer, missing_tools
 from tests.audio.soundserver import sound_server as start_sound_server
 
 
+def _realtime(item: pytest.Item) -> bool:
+    return "sound_server" in getattr(item, "fixturenames", ()) or bool(
+        item.get_closest_marker("realtime")
+    )
+
+
+# The order the workers take the tests in (with --no-loadscope-reorder, xdist keeps
+# it): the timing tests first, on one worker, while the others run the other
+# real-time tests, the soak first; then the burners, the browser's group (one
+# unit, on one worker) before the rest so it does not run on alone at the end.
+LONG_REALTIME = ("tests/tui/test_soak.py::", "tests/audio/test_lifecycle.py::")
+LONG_BURNERS = (
+    "tests/table/test_games_browser.py::",  # its own group: a second Chromium, in parallel
+    "tests/table/test_browser.py::",
+    "tests/table/test_host_browser.py::",
+    "tests/unit/test_fuzz.py::",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "sound_server" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.realtime)
+
+    def order(item: pytest.Item) -> int:
+        if _timing(item):
+            return 0
+        if item.nodeid.startswith(LONG_REALTIME):
+            return 1 + next(i for i, p in enumerate(LONG_REALTIME) if item.nodeid.startswith(p))
+        if _realtime(item):
+            return 3
+        if item.nodeid.startswith(LONG_BURNERS):
+            return 4
+        return 5
+
+    items.sort(key=order)  # stable: the same order on every worker, as xdist requires
+    global _TIMING_LEFT
+    _TIMING_LEFT = sum(1 for item in items if _timing(item))
+
+
+_CPUS = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+# Only under xdist, with a core to spare: alone, a test has the machine to itself.
+_SPARE_A_CORE = bool(os.environ.get("PYTEST_XDIST_WORKER")) and len(_CPUS) > 1
+
+
+TIMING = "timing"  # the xdist_group of the tests that measure time itself
+# The timing group runs first, on one worker. When its last test ends, that worker
+# leaves a file in the run's folder (`_timing_done`); burners that start after it
+# use every CPU: nothing left measures time itself, and the other real-time tests
+# judge what is heard. A run with no timing test leaves it at once.
+_TIMING_DONE: Path | None = None
+_TIMING_LEFT = 0  # timing tests not yet run (counted alike on every worker)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _timing_done(tmp_path_factory: pytest.TempPathFactory) -> None:
+    global _TIMING_DONE
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        _TIMING_DONE = tmp_path_factory.getbasetemp().parent / "timing-done"
+        if _TIMING_LEFT <= 0:
+            _TIMING_DONE.touch()
+
+
+def _timing(item: pytest.Item) -> bool:
+    group = item.get_closest_marker("xdist_group")
+    return group is not None and TIMING in (*group.args, group.kwargs.get("name"))
+
+
+def _may_raise_priority() -> bool:
+    """Whether this process may give a thread a higher priority than its own (root,
+    or CAP_SYS_NICE: CI is root); tried once, on a thread of its own."""
+    if not _SPARE_A_CORE:
+        return False
+    allowed: list[bool] = []
+
+    def attempt() -> None:
+        try:
+            os.setpriority(os.PRIO_PROCESS, 0, -1)  # on Linux: this thread only
+            allowed.append(True)
+        except OSError:
+            allowed.append(False)
+
+    thread = threading.Thread(target=attempt)
+    thread.start()
+    thread.join()
+    return allowed[0]
+
+
+_BOOST = _may_raise_priority()
+REALTIME_NICE = -10  # a real-time test's threads against the burners': ~9 to 1 on CFS
+
+
+# tryfirst: outside pytest-timeout's wrapper (and any other), so the whole test is inside.
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """A burner (any test not real-time) runs on every CPU but the first, from its
+    setup to its teardown (a module's browser, started by its first test, is
+    included), and whatever it starts inherits that; sched_setaffinity on one's own
+    thread needs no privilege. The real-time tests keep every CPU: the first has no
+    burner of ours on it.
+
+    Where priorities may be raised (root, as CI is), that holds only while the timing
+    tests run. After them a burner has every CPU, and a real-time test runs at
+    `REALTIME_NICE` -- it, its playback threads and what it starts (the app, a
+    command) -- so a burner never starves its output: one run with the burners
+    unpinned and nothing raised took 4:53 instead of 8:07, and a call ran dry.
+
+    (Tried and measured, docs/PERFORMANCE.md: a file lock that kept every burner
+    off the machine while a timing test ran cost a minute here and failed as often.)
+    """
+    global _TIMING_LEFT
+    if _timing(item):
+        try:
+            yield
+        finally:
+            _TIMING_LEFT -= 1
+            if _TIMING_LEFT <= 0 and _TIMING_DONE is not None:
+                _TIMING_DONE.touch()
+        return
+    timing_done = _TIMING_DONE is not None and _TIMING_DONE.exists()
+    if _realtime(item):
+        if not (_BOOST and timing_done):
+            yield
+            return
+        before = os.getpriority(os.PRIO_PROCESS, 0)
+        os.setpriority(os.PRIO_PROCESS, 0, max(-20, before + REALTIME_NICE))
+        try:
+            yield
+        finally:
+            os.setpriority(os.PRIO_PROCESS, 0, before)  # lowering one's priority: always allowed
+        return
+    if not _SPARE_A_CORE or (_BOOST and timing_done):
+        yield
+        return
+    os.sched_setaffinity(0, _CPUS[1:])
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, _CPUS)
+
+
 @pytest.fixture(scope="session")
 def _speech_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # Under pytest-xdist every worker's temp folder sits in the run's: the workers
+        # share one cache (the cache writes aside and renames, so a reader never sees
+        # half a file), as the tests of a serial run do.
+        shared = tmp_path_factory.getbasetemp().parent / "speech-cache"
+        shared.mkdir(exist_ok=True)
+        return shared
     return tmp_path_factory.mktemp("speech-cache")
+
+
+@pytest.fixture(scope="session")
+def _rulesets_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Checked rulesets (narrator/rules/parsed.py), kept across a worker's tests as a
+    user's are across runs: a test that edits a ruleset writes its own file."""
+    return tmp_path_factory.mktemp("rulesets-cache")
 
 
 @pytest.fixture(autouse=True)
 def _private_home(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, _speech_cache: Path
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    _speech_cache: Path,
+    _rulesets_cache: Path,
 ) -> Path:
     home = tmp_path_factory.mktemp("home")
     for name, folder in (
@@ -40,6 +215,7 @@ def _private_home(
         monkeypatch.setenv(name, str(home / folder))
     (home / "cache" / "narrator").mkdir()
     (home / "cache" / "narrator" / "speech").symlink_to(_speech_cache)
+    (home / "cache" / "narrator" / "rulesets").symlink_to(_rulesets_cache)
     monkeypatch.setenv("HOME", str(home))
     return home
 
@@ -53,6 +229,25 @@ def sound_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SoundServ
         pytest.skip(f"no {', '.join(missing)}: apt-get install pulseaudio pulseaudio-utils")
     with start_sound_server(tmp_path_factory.mktemp("pulse")) as server:
         yield server
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _worker_sound_server(request: pytest.FixtureRequest) -> None:
+    """Under xdist each worker starts its sound server before its first test. PortAudio
+    lists the devices once, when a process first loads it: a worker whose first tests
+    load it (a device list, a render) before one of them starts the server would find
+    no output device for its real-time tests after. (A serial run starts the server
+    with its first real-time test, and the order puts those first.)"""
+    if not os.environ.get("PYTEST_XDIST_WORKER") or missing_tools():
+        return
+    pinned = os.sched_getaffinity(0) if _CPUS else None
+    if pinned is not None:
+        os.sched_setaffinity(0, _CPUS)  # the server is for the real-time tests: every CPU
+    try:
+        request.getfixturevalue("sound_server")
+    finally:
+        if pinned is not None:
+            os.sched_setaffinity(0, pinned)
 
 
 @pytest.fixture

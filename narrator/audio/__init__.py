@@ -15,14 +15,35 @@ gives seconds, one event per say, pause, cue and timer step, with its `step` ind
 
 from __future__ import annotations
 
-from narrator.audio.devices import Device, check_output, list_devices
-from narrator.audio.engine import AudioEngine
-from narrator.audio.mixer import Event, Timeline
-from narrator.audio.player import Playback
-from narrator.audio.settings import AudioSettings, AudioUnavailable
-from narrator.audio.synth import Synthesizer, Voice
-from narrator.audio.voices import list_voices
+import importlib
+from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    from narrator.audio.devices import Device, check_output, list_devices
+    from narrator.audio.engine import AudioEngine
+    from narrator.audio.mixer import Event, Timeline
+    from narrator.audio.player import Playback
+    from narrator.audio.settings import AudioSettings, AudioUnavailable
+    from narrator.audio.synth import Synthesizer, Voice
+    from narrator.audio.voices import list_voices
+
+# Loaded when first asked for (PEP 562), so that `narrator.audio.settings` -- plain
+# values the session and the CLI build before any sound is made -- can be imported
+# without numpy, scipy, soundfile or PortAudio coming in with the package.
+_HOME = {
+    "AudioEngine": "engine",
+    "AudioSettings": "settings",
+    "AudioUnavailable": "settings",
+    "Device": "devices",
+    "Event": "mixer",
+    "Playback": "player",
+    "Synthesizer": "synth",
+    "Timeline": "mixer",
+    "Voice": "synth",
+    "check_output": "devices",
+    "list_devices": "devices",
+    "list_voices": "voices",
+}
 __all__ = [
     "AudioEngine",
     "AudioSettings",
@@ -37,3 +58,9 @@ __all__ = [
     "list_devices",
     "list_voices",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module 'narrator.audio' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"narrator.audio.{_HOME[name]}"), name)

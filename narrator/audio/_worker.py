@@ -131,6 +131,9 @@ class Worker:
         # clear a stale "stop" flag, and take the file only once
         # "finished-utterance" says it is complete.
         self._wait_idle()
+        # pyttsx3's internals (pyttsx3 2.99, pinned in pyproject): engine.proxy._driver
+        # ._stopping. tests/audio/test_speech.py renders lines through this path and
+        # fails (an empty clip) if an upgrade takes it away.
         driver = getattr(getattr(self.engine, "proxy", None), "_driver", None)
         if driver is not None and hasattr(driver, "_stopping"):
             driver._stopping = False

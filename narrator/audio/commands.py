@@ -22,10 +22,16 @@ from narrator.audio.engine import AudioEngine
 from narrator.audio.player import Playback
 from narrator.audio.settings import AudioSettings, AudioUnavailable
 from narrator.audio.voices import list_voices
-from narrator.rules.errors import NarratorError, one_line
+from narrator.rules.errors import (
+    EXIT_AUDIO,
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    NarratorError,
+    one_line,
+)
 from narrator.script.model import Script, script_from_dict
-
-EXIT_OK, EXIT_INPUT, EXIT_AUDIO, EXIT_INTERRUPTED = 0, 2, 3, 130
+from narrator.script.timefmt import clock
 
 
 class PlayLog:
@@ -53,10 +59,6 @@ class PlayLog:
         self.path.write_text(json.dumps(data, indent=1) + "\n")
 
 
-def _clock(seconds: float) -> str:
-    return f"{int(seconds // 60)}:{seconds % 60:04.1f}"
-
-
 def render_command(
     script: Script, *, out: Path, timeline: Path | None, settings: AudioSettings
 ) -> int:
@@ -82,7 +84,7 @@ def render_command(
     finally:
         engine.close()
     says = sum(1 for e in rendered.events if e.kind == "say")
-    print(f"wrote {out} ({_clock(rendered.duration)}, {says} calls)")
+    print(f"wrote {out} ({clock(rendered.duration, tenths=True)}, {says} calls)")
     if timeline is not None:
         print(f"wrote {timeline}")
     return EXIT_OK
@@ -114,7 +116,7 @@ def play_command(script: Script, *, settings: AudioSettings, log: PlayLog | None
                 ended = done and playback.error is None
                 while shown < len(events) and (ended or events[shown].start <= heard):
                     event = events[shown]
-                    print(f"{_clock(event.start / playback.sample_rate)}  {event.text}")
+                    print(f"{clock(event.start / playback.sample_rate, tenths=True)}  {event.text}")
                     shown += 1
                 sys.stdout.flush()
                 if done:
@@ -124,7 +126,7 @@ def play_command(script: Script, *, settings: AudioSettings, log: PlayLog | None
             print("narrator: stopped", file=sys.stderr)
             return EXIT_INTERRUPTED
         if playback.error:
-            at = _clock(playback.position)
+            at = clock(playback.position, tenths=True)
             line = f"narrator: the night stopped at {at}: {playback.error}"
             print(one_line(line), file=sys.stderr)
             return EXIT_AUDIO
@@ -147,7 +149,8 @@ def underrun_note(count: int) -> str:
 
 
 def voices_command(lang: str | None, fmt: str) -> int:
-    """List the speech voices (`fmt` "text" or "json")."""
+    """List the speech voices (`fmt` "text" or "json"): engine, id (what `--voice`
+    takes), languages, sex, name, and the licence note of a voice that has one."""
     voices = list_voices(lang)
     if lang and not voices:
         print(
@@ -163,7 +166,10 @@ def voices_command(lang: str | None, fmt: str) -> int:
         return EXIT_OK
     width = max(len(v.id) for v in voices)
     for v in voices:
-        print(f"{v.engine:<9}  {v.id:<{width}}  {','.join(v.languages):<16}  {v.name}")
+        sex = (v.gender or "-").lower()
+        note = f"  (licence: {v.licence})" if v.licence else ""
+        langs = ",".join(v.languages)
+        print(f"{v.engine:<9}  {v.id:<{width}}  {langs:<16}  {sex:<6}  {v.name}{note}")
     return EXIT_OK
 
 

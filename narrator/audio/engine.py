@@ -43,6 +43,8 @@ from narrator.audio.synth import (
 from narrator.audio.voices import VoiceRouter
 from narrator.script.model import Cue, Say, Script, Step, Timer
 
+AHEAD_JOIN = 10.0  # seconds: the longest a line of the night takes to synthesise, cold
+
 
 def _device_output(device: str | int | None, sample_rate: int) -> StreamOpener:
     """PortAudio on the configured device, resolved (and refused if unknown) first."""
@@ -76,6 +78,7 @@ class AudioEngine:
         self._sounds: dict[str, Samples] = {}
         self._knocks: list[tuple[str, Samples]] | None = None
         self._playing: list[Playback] = []
+        self._ahead: list[threading.Thread] = []  # render-ahead threads, joined on close
         self._prewarm: threading.Thread | None = None
         self._spare: VoiceRouter | None = None
 
@@ -104,7 +107,7 @@ class AudioEngine:
     def synth(self) -> CachedSynthesizer:
         with self._lock:
             if self._synth is None:
-                inner = self._inner if self._inner is not None else VoiceRouter()
+                inner = self._inner if self._inner is not None else VoiceRouter(self.cache_dir)
                 self._synth = CachedSynthesizer(inner, self.cache_dir / "speech")
             return self._synth
 
@@ -167,7 +170,7 @@ class AudioEngine:
             return None
         with self._lock:
             if self._spare is None:
-                self._spare = VoiceRouter()
+                self._spare = VoiceRouter(self.cache_dir)
             return self._spare
 
     def render(self, script: Script) -> Timeline:
@@ -179,7 +182,18 @@ class AudioEngine:
         for index, step in enumerate(script.steps):
             mix.add(index, step, self._clips(step, script.lang, settings))
         mix.finish()
-        return mix.timeline()
+        timeline = mix.timeline()
+        timeline.voice = self.voice_of(script.lang, settings)
+        return timeline
+
+    def voice_of(self, lang: str, settings: AudioSettings | None = None) -> dict[str, str] | None:
+        """Which engine and voice speak `lang` with these settings (None for a
+        synthesizer that does not say)."""
+        describe = getattr(self.synth.inner, "describe", None)
+        if describe is None:
+            return None
+        voice: dict[str, str] = describe(_line("", lang, settings or self._settings))
+        return voice
 
     def export(self, script: Script, path: Path) -> None:
         """Render and write WAV, FLAC, OGG or MP3 (from the suffix)."""
@@ -213,6 +227,8 @@ class AudioEngine:
                 name="narrator-render-ahead",
                 daemon=True,
             )
+            with self._lock:
+                self._ahead = [t for t in self._ahead if t.is_alive()] + [worker]
             worker.start()
         return playback
 
@@ -249,12 +265,19 @@ class AudioEngine:
         """Stop whatever plays and end the speech worker."""
         with self._lock:
             playing, self._playing = self._playing, []
+            ahead, self._ahead = self._ahead, []
             synth, self._synth = self._synth, None
             spare, self._spare = self._spare, None
         if spare is not None:
             spare.close()
         for playback in playing:
             playback.close()
+        # A render-ahead thread ends at its next step once its playback is closed; a
+        # line it is synthesising is finished first. Waited for here, so no voice is
+        # mid-inference when the process exits (onnxruntime aborted the app, status
+        # 134, when SIGHUP ended it mid-night).
+        for thread in ahead:
+            thread.join(AHEAD_JOIN)
         if self._prewarm is not None:
             self._prewarm.join()  # never leave PortAudio half-initialised at exit
         if synth is not None:

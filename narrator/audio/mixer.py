@@ -25,6 +25,7 @@ import soxr
 
 from narrator.audio.bed import NightBed, TapBed
 from narrator.audio.loudness import limit
+from narrator.audio.settings import DEFAULT_BED_VOLUME
 from narrator.audio.synth import Clip, Samples
 from narrator.script.model import Cue, Pause, Say, Script, Step, Timer, Wait
 
@@ -61,6 +62,8 @@ class Timeline:
     sample_rate: int
     samples: Samples
     events: list[Event]
+    # Which voice spoke the calls: {"engine": ..., "id": ...} (None when unknown).
+    voice: dict[str, str] | None = None
 
     @property
     def duration(self) -> float:
@@ -72,6 +75,7 @@ class Timeline:
         return {
             "sample_rate": rate,
             "duration": self.duration,
+            "voice": self.voice,
             "events": [
                 {
                     "kind": e.kind,
@@ -119,7 +123,7 @@ class MixBuilder:
         sample_rate: int = SAMPLE_RATE,
         *,
         bed: NightBed | TapBed | None = None,
-        bed_volume: float = 0.35,
+        bed_volume: float = DEFAULT_BED_VOLUME,
         volume: float = 1.0,
         capacity: int = 0,
     ) -> None:

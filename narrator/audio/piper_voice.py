@@ -6,9 +6,10 @@ lists them; `--voice NAME`) or takes a path (`--voice PATH.onnx`). Nothing is ev
 downloaded. `piper-tts` (with onnxruntime) is an optional extra: without it a
 Piper voice is one clear line, and espeak-ng goes on working.
 
-Speaking rate: Piper's `length_scale` stretches every phoneme; a voice speaks
-about `NOMINAL_WPM` at its own length scale, so a rate of R words a minute asks
-for `length_scale * NOMINAL_WPM / R`.
+Speaking rate: Piper's `length_scale` stretches every phoneme. A voice's natural
+rate at its own length scale is measured the first time it is used (`rate.py`:
+a calibration sentence, cached by the model's digest), so a rate of R words a
+minute asks for `length_scale * natural / R`: the rate set is the rate heard.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 import numpy as np
 import platformdirs
 
+from narrator.audio.rate import RATE_VERSION, NaturalRate, RateBook, measure_rate, natural_rate
 from narrator.audio.settings import AudioUnavailable
 from narrator.audio.synth import PROCESSING_VERSION, Clip, Line, Voice, postprocess
 
@@ -30,7 +32,6 @@ NO_PIPER = (
     "Piper voices need the piper extra: install it with `pip install 'narrator[piper]'` "
     "(or `pip install piper-tts`)"
 )
-NOMINAL_WPM = 160  # Piper's voices at length scale 1 (LJSpeech-style pacing)
 SENTENCE_GAP = 0.2  # seconds between the sentences Piper renders one by one
 
 
@@ -92,7 +93,7 @@ class PiperSynthesizer:
     """One Piper voice, loaded on first use, in this process (onnxruntime runs its
     own threads; calls are serialised by a lock)."""
 
-    def __init__(self, model: Path) -> None:
+    def __init__(self, model: Path, rates: RateBook | None = None) -> None:
         config = config_for(model)
         if config is None:
             raise ValueError(f"the Piper voice {model.name} has no config beside it")
@@ -108,6 +109,8 @@ class PiperSynthesizer:
         self.digest = digest.hexdigest()[:16]
         self._lock = threading.Lock()
         self._voice: Any = None
+        self.rates = rates
+        self._natural: NaturalRate | None = None
 
     def _load(self) -> Any:
         if self._voice is None:
@@ -124,29 +127,63 @@ class PiperSynthesizer:
                 ) from exc
         return self._voice
 
-    def key(self, line: Line) -> str:
+    @property
+    def version(self) -> str:
         try:
-            version = importlib.metadata.version("piper-tts")
+            return importlib.metadata.version("piper-tts")
         except importlib.metadata.PackageNotFoundError:
-            version = "none"
-        parts = ["piper", version, self.digest, PROCESSING_VERSION, line.rate, line.text]
+            return "none"
+
+    @property
+    def identity(self) -> str:
+        return f"piper {self.version} {self.digest}"
+
+    def measure(self) -> NaturalRate:
+        """The voice's pace at its own length scale, measured now (rate.py)."""
+        with self._lock:
+            return measure_rate(lambda text, speed: self._say(text, 1.0 / speed))
+
+    def natural(self) -> NaturalRate:
+        """The voice's pace: shipped for the voice narrator ships, else measured once
+        and kept (rate.py)."""
+        if self._natural is None:
+            self._natural = natural_rate(self.rates, self.identity, self.measure)
+        return self._natural
+
+    def scale(self, rate: int) -> float:
+        """The length scale, relative to the voice's own, that makes `rate` wpm heard."""
+        return 1.0 / self.natural().speed(max(rate, 40))
+
+    def key(self, line: Line) -> str:
+        # The rate, not the length scale: the natural rate is a function of the voice
+        # (measured once and kept), and a cache hit must not wait for a measurement.
+        parts = [
+            "piper", self.version, self.digest, PROCESSING_VERSION, RATE_VERSION, line.rate,
+            line.text,
+        ]  # fmt: skip
         return json.dumps(parts, ensure_ascii=False)
 
-    def synthesize(self, line: Line) -> Clip:
+    def _say(self, text: str, scale: float | None) -> tuple[np.ndarray, int]:
+        """Raw samples and their rate; `scale` times the voice's own length scale (None:
+        its own). The caller holds the lock."""
         from piper import SynthesisConfig
 
+        voice = self._load()
+        own = float(voice.config.length_scale)
+        settings = SynthesisConfig(length_scale=own * (scale or 1.0), normalize_audio=False)
+        rate = int(voice.config.sample_rate)
+        pause = np.zeros(round(SENTENCE_GAP * rate), np.float32)
+        parts: list[np.ndarray] = []
+        for chunk in voice.synthesize(text, syn_config=settings):
+            if parts:
+                parts.append(pause)
+            parts.append(np.asarray(chunk.audio_float_array, np.float32))
+        return (np.concatenate(parts) if parts else np.zeros(0, np.float32)), rate
+
+    def synthesize(self, line: Line) -> Clip:
+        scale = self.scale(line.rate)
         with self._lock:
-            voice = self._load()
-            scale = float(voice.config.length_scale) * NOMINAL_WPM / max(line.rate, 40)
-            settings = SynthesisConfig(length_scale=scale, normalize_audio=False)
-            rate = int(voice.config.sample_rate)
-            pause = np.zeros(round(SENTENCE_GAP * rate), np.float32)
-            parts: list[np.ndarray] = []
-            for chunk in voice.synthesize(line.text, syn_config=settings):
-                if parts:
-                    parts.append(pause)
-                parts.append(np.asarray(chunk.audio_float_array, np.float32))
-        raw = np.concatenate(parts) if parts else np.zeros(0, np.float32)
+            raw, rate = self._say(line.text, scale)
         if not np.any(raw) and any(c.isalnum() for c in line.text):
             raise ValueError(f"the Piper voice {self.model.name} gave no sound for {line.text!r}")
         return postprocess(raw, rate)

@@ -16,13 +16,18 @@ DEFAULT_RATES = {"en": 150, "it": 150, "fa": 140}
 DEFAULT_RATE = 150
 # The bed's continuous layer (narrator/audio/ambience.py holds them all).
 DEFAULT_AMBIENCE = "rain"
+# The bed's and the voice's levels: the one default, for the engine, the mixer and
+# the user's settings file alike.
+DEFAULT_BED_VOLUME = 0.35
+DEFAULT_BED_TEMPO = 1.0
+DEFAULT_VOLUME = 1.0
 
 
 @dataclass(frozen=True, slots=True)
 class AudioSettings:
     """How a night sounds and where it plays.
 
-    `voice` None means the default voice of the script's language; `rate` None a
+    `voice` None means the default voice of the script's language (`voice_for`); `rate` None a
     per-language default (`DEFAULT_RATES`). `ambience` names the bed's continuous
     layer under the taps (`narrator beds` lists them). `bed_volume` and `volume`
     are linear gains 0..1; `bed_tempo` multiplies the density of the taps. `device` is a
@@ -33,9 +38,9 @@ class AudioSettings:
     rate: int | None = None
     bed: bool = True
     ambience: str = DEFAULT_AMBIENCE
-    bed_volume: float = 0.35
-    bed_tempo: float = 1.0
-    volume: float = 1.0
+    bed_volume: float = DEFAULT_BED_VOLUME
+    bed_tempo: float = DEFAULT_BED_TEMPO
+    volume: float = DEFAULT_VOLUME
     device: str | int | None = None
 
     def rate_for(self, lang: str) -> int:
@@ -44,8 +49,14 @@ class AudioSettings:
         return DEFAULT_RATES.get(lang.split("-")[0], DEFAULT_RATE)
 
     def voice_for(self, lang: str) -> str:
-        # espeak-ng accepts a language code as a voice name.
-        return self.voice if self.voice else lang
+        """The chosen voice, else the language's default: a packaged neural voice when
+        one speaking `lang` is installed (the `voices` extra), else the language code,
+        which espeak-ng takes as a voice name."""
+        if self.voice:
+            return self.voice
+        from narrator.audio.packaged import default_voice
+
+        return default_voice(lang)
 
 
 class AudioUnavailable(MissingPart):

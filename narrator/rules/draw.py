@@ -12,7 +12,13 @@ import random
 
 from narrator.rules.errors import SelectionError
 from narrator.rules.model import Ruleset
-from narrator.rules.selection import Roles, check_known, check_players, check_selection
+from narrator.rules.selection import (
+    Roles,
+    check_known,
+    check_players,
+    check_selection,
+    recommended,
+)
 
 _TRIES = 400
 
@@ -27,11 +33,16 @@ def random_deck(
 ) -> Roles:
     """A valid deck for `players` from the roles of `boxes` (all boxes if empty).
 
-    Cards are drawn one role at a time (a pair role as its pair) until the deck
-    holds players + the extra cards; a draw that breaks a rule is thrown away and
-    drawn again. A deck with no warnings is preferred to one with warnings.
+    The one random-deck drawer (the command line's `setup --random` and the app's
+    `x`). A ruleset with boxes (One Night): cards are drawn one role at a time (a pair
+    role as its pair) until the deck holds players + the extra cards; a draw that
+    breaks a rule is thrown away and drawn again. A ruleset without boxes keeps its
+    recommended deck's team sizes (as many werewolves as the recommended deck), its
+    required roles in. A deck with no warnings is preferred to one with warnings.
     """
     check_players(ruleset, players)
+    if not ruleset.boxes:
+        return _keeping_team_sizes(ruleset, players, rng)
     check_boxes(ruleset, boxes)
     setup = ruleset.setup
     size = players + setup.extra_min
@@ -74,6 +85,49 @@ def random_deck(
         f"no valid deck for {players} players from the boxes {', '.join(boxes) or 'owned'}; "
         "add a box (one with werewolves, vampires or aliens) or choose the roles yourself"
     )
+
+
+def _keeping_team_sizes(ruleset: Ruleset, players: int, rng: random.Random) -> Roles:
+    setup = ruleset.setup
+    try:
+        base, _ = recommended(ruleset, players)
+    except SelectionError:
+        base = ()
+    sizes: dict[str, int] = {}
+    for role_id, count in base:
+        team = ruleset.role(role_id).team
+        sizes[team] = sizes.get(team, 0) + count
+    if not sizes:
+        sizes = {"": players + rng.randint(setup.extra_min, setup.extra_max)}
+    fallback: Roles | None = None
+    for _ in range(_TRIES):
+        counts = _draw_teams(ruleset, rng, sizes)
+        deck = tuple((r, counts[r]) for r in ruleset.role_ids if counts.get(r))
+        report = check_selection(ruleset, players, deck)
+        if report.errors:
+            continue
+        if not report.warnings:
+            return deck
+        fallback = fallback or deck
+    if fallback is not None:
+        return fallback
+    raise SelectionError(f"no valid random deck for {players} players; choose the roles yourself")
+
+
+def _draw_teams(ruleset: Ruleset, rng: random.Random, sizes: dict[str, int]) -> dict[str, int]:
+    counts = {r: 1 for r in ruleset.setup.required}
+    for team, size in sizes.items():
+        pool = [r for r in ruleset.roles if not team or r.team == team]
+        left = size - sum(n for r, n in counts.items() if ruleset.role(r).team == team)
+        while left > 0 and pool:
+            role = rng.choice(pool)
+            step = 2 if role.id in ruleset.setup.pairs else 1
+            if counts.get(role.id, 0) + step > role.max_count or step > left:
+                pool.remove(role)
+                continue
+            counts[role.id] = counts.get(role.id, 0) + step
+            left -= step
+    return counts
 
 
 def tokens_needed(ruleset: Ruleset, roles: Roles) -> tuple[tuple[str, int], ...]:

@@ -22,6 +22,12 @@ def one_line(text: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
+# The command line's exit codes, in one place (the README's table): 0 success, 2 bad
+# input (a NarratorError), 3 a missing or failing sound part (a MissingPart), 130
+# interrupted.
+EXIT_OK, EXIT_INPUT, EXIT_AUDIO, EXIT_INTERRUPTED = 0, 2, 3, 130
+
+
 class NarratorError(Exception):
     """A mistake in the user's input. Its str() is the one line shown to the user."""
 

@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal, cast
 
+from narrator.rules import parsed
 from narrator.rules.errors import RulesetError, did_you_mean
 from narrator.rules.mechanisms import MechanismsMixin, declared, parse_order
 from narrator.rules.model import (
@@ -36,10 +37,11 @@ from narrator.rules.model import (
     StepSpec,
     Text,
     Timed,
+    TimeWarning,
     Turn,
     Vote,
-    Warning,
 )
+from narrator.rules.read_powers import PowersMixin, check_powers
 from narrator.rules.reader import Fields
 from narrator.rules.yamlio import Located, read_yaml
 
@@ -65,15 +67,21 @@ def load_ruleset(path: Path | str) -> Ruleset:
     """Read and check one ruleset file."""
     path = Path(path)
     try:
-        text = _read_small_file(path).decode("utf-8")
+        data = read_small_file(path)
+        kept = parsed.recall(path, data)  # checked before, unchanged since (parsed.py)
+        if kept is not None:
+            return kept
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise RulesetError("not UTF-8 text; save the file as UTF-8", path) from None
     except OSError as exc:
         raise RulesetError(f"cannot read the file ({exc.strerror})", path) from None
-    return parse_ruleset(text, path)
+    ruleset = parse_ruleset(text, path)
+    parsed.keep(path, data, ruleset)
+    return ruleset
 
 
-def _read_small_file(path: Path) -> bytes:
+def read_small_file(path: Path, what: str = "a ruleset file; give a .yaml file") -> bytes:
     """The bytes of a regular file of at most MAX_BYTES, judged before reading.
 
     Opened non-blocking, so a FIFO cannot hang us waiting for a writer, then judged by
@@ -83,8 +91,8 @@ def _read_small_file(path: Path) -> bytes:
     kind = stat.S_IFMT(info.st_mode)
     if kind != stat.S_IFREG:
         os.close(fd)
-        what = _NOT_A_FILE.get(kind, "not a regular file")
-        raise RulesetError(f"this is {what}, not a ruleset file; give a .yaml file", path)
+        kind_name = _NOT_A_FILE.get(kind, "not a regular file")
+        raise RulesetError(f"this is {kind_name}, not {what}", path)
     with os.fdopen(fd, "rb") as file:
         data = file.read(MAX_BYTES + 1)
         if len(data) > MAX_BYTES:
@@ -104,7 +112,7 @@ def parse_ruleset(text: str, path: Path | str) -> Ruleset:
     return _Reader(path).ruleset(data)
 
 
-class _Reader(MechanismsMixin):
+class _Reader(MechanismsMixin, PowersMixin):
     def __init__(self, path: Path):
         self.path = path
         self.languages: tuple[str, ...] = ()
@@ -342,8 +350,12 @@ class _Reader(MechanismsMixin):
             note=self.text(f.raw("note"), f"the note of {what}", f.line_of("note"))
             if f.has("note")
             else None,
+            card=self.text(f.raw("card"), f"the card text of {what}", f.line_of("card"))
+            if f.has("card")
+            else None,
             line=f.line,
             box=self.box(f),
+            powers=self.powers(f, what),
         )
         f.done()
         return role
@@ -485,10 +497,10 @@ class _Reader(MechanismsMixin):
         f.done()
         return timed
 
-    def warning(self, value: Any, line: int, what: str) -> Warning:
+    def warning(self, value: Any, line: int, what: str) -> TimeWarning:
         f = self.fields(value, f"a warning of {what}", line)
         at = f.number("at", low=1)
-        return Warning(at, self._text_of(f, f"a warning of {what}", skip=("at",)))
+        return TimeWarning(at, self._text_of(f, f"a warning of {what}", skip=("at",)))
 
     def countdown(self, value: Any, line: int) -> Countdown:
         f = self.fields(value, "'ballot' of the vote", line)
@@ -646,10 +658,15 @@ class _Reader(MechanismsMixin):
             boxes=self.boxes(f),
             options=options,
             tokens=f.listed("tokens", self.token),
+            outcome=self.outcome(f.raw("outcome"), f.line_of("outcome"))
+            if f.has("outcome")
+            else None,
+            actions=f.listed("actions", lambda v, ln: self.ability(v, "an action", ln)),
             path=self.path,
         )
         f.done()
         self.cross_check(ruleset)
+        check_powers(ruleset)
         return ruleset
 
     def cross_check(self, ruleset: Ruleset) -> None:

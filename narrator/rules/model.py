@@ -24,7 +24,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from narrator.rules.powers import Ability, Outcome, Powers
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,8 +161,13 @@ class Role:
     turns: tuple[Turn, ...] = ()
     wakes_with: str | None = None  # woken in that role's turn (werewolves together)
     note: Text | None = None
+    # what the phone's card says the role does, in place of its calls' text (the
+    # Hunter's shot, the Tanner's aim: rules no call speaks)
+    card: Text | None = None
     line: int = 0
     box: str = ""  # the box (expansion) the card comes in; "" = the ruleset has none
+    # What the role does (`does:`, `tags:`, `on_death:`); None: nothing the engine runs.
+    powers: Powers | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +215,10 @@ class StepSpec:
 
 
 @dataclass(frozen=True, slots=True)
-class Warning:
+class TimeWarning:
+    """A spoken warning during a timed stage ("one minute left"), `at` seconds left
+    (not the built-in `Warning`, which the old name shadowed)."""
+
     at: float
     text: Text
 
@@ -219,7 +230,7 @@ class Timed:
     seconds: float
     label: Text
     start: Call = ()
-    warnings: tuple[Warning, ...] = ()
+    warnings: tuple[TimeWarning, ...] = ()
     end: Call = ()
     first_day_seconds: float | None = None  # a shorter (or longer) first day
 
@@ -309,8 +320,9 @@ class Deck:
 
     The deck is `base`, then ids from `add_in_order` one at a time until it holds
     players + extra cards + `discard`; `discard` cards are then removed unseen,
-    taken only from `discard_from` when that is set (Secret Moon with 5 players:
-    the Priestess or a Guard, never the Princess or the Minister).
+    taken only from `discard_from` when that is set: one of those roles, each as
+    likely, then one card of it (Secret Moon with 5 players: the Priestess or a
+    Guard, half and half, never the Princess or the Minister).
     """
 
     min_players: int
@@ -353,6 +365,10 @@ class Ruleset:
     boxes: tuple[tuple[str, Text], ...] = ()
     options: tuple[Option, ...] = ()
     tokens: tuple[Token, ...] = ()
+    # How the vote kills and who wins, for the engine (`outcome:`); None: not modelled.
+    outcome: Outcome | None = None
+    # What any player may do on their turn (Secret Moon's `actions:`), for the engine.
+    actions: tuple[Ability, ...] = ()
     path: Path | None = field(default=None, compare=False)
 
     def role(self, role_id: str) -> Role:

@@ -262,23 +262,20 @@ def dealing(ruleset: Ruleset, players: int, roles: Roles) -> Dealing:
 
 def describe_dealing(ruleset: Ruleset, deal: Dealing, roles: Roles, lang: str = "en") -> str:
     """The dealing in one sentence, as `narrator setup` and the app say it."""
-    counts = dict(roles)
     names_lang = lang if lang in ruleset.languages else "en"
     parts = []
     if deal.discard:
         if deal.discard_from:
-            pool = sum(counts[r] for r in deal.discard_from)
-            names = ", ".join(
-                (f"{counts[r]} × " if counts[r] > 1 else "") + ruleset.role(r).name.get(names_lang)
-                for r in deal.discard_from
-            )
+            # One of these roles, each as likely (Secret Moon with 5: the Priestess or
+            # a Guard, a choice between two; audit 3, finding 29).
+            names = ", ".join(ruleset.role(r).name.get(names_lang) for r in deal.discard_from)
             text = ngettext(
                 lang,
-                "Remove {n} card at random, unseen, from these {pool} cards only: {names}.",
-                "Remove {n} cards at random, unseen, from these {pool} cards only: {names}.",
+                "Shuffle one card of each, face down: {names}; remove {n} of them, unseen.",
+                "Shuffle one card of each, face down: {names}; remove {n} of them, unseen.",
                 deal.discard,
             )
-            parts.append(text.format(n=deal.discard, pool=pool, names=names))
+            parts.append(text.format(n=deal.discard, names=names))
         else:
             text = ngettext(
                 lang,

@@ -132,18 +132,6 @@ class Script:
     choices: tuple[Choice, ...] = ()  # the random choices made for this script
     options: tuple[tuple[str, float], ...] = ()  # the options that differ from the default
 
-    @property
-    def role_counts(self) -> dict[str, int]:
-        return dict(self.roles)
-
-    def seconds(self) -> float:
-        """Total silence and timers in the script (speech time is unknown here)."""
-        total = 0.0
-        for step in self.steps:
-            if isinstance(step, Pause | Timer):
-                total += step.seconds
-        return total
-
 
 def step_to_dict(step: Step, *, rounds: bool = False) -> dict[str, Any]:
     """The JSON shape of a step, as `narrator script --format json` prints it."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from narrator.script.model import Pause, Say, Script, Step, Timer, Wait
+from narrator.script.timefmt import clock
 
 WORDS_PER_MINUTE = 160
 
@@ -35,11 +36,6 @@ def timed_steps(script: Script, wpm: int = WORDS_PER_MINUTE) -> Iterator[tuple[f
 
 def total_seconds(script: Script, wpm: int = WORDS_PER_MINUTE) -> float:
     return sum(estimate_seconds(step, wpm) for step in script.steps)
-
-
-def clock(seconds: float) -> str:
-    whole = round(seconds)
-    return f"{whole // 60}:{whole % 60:02d}"
 
 
 def describe(step: Step) -> str:

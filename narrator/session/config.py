@@ -39,6 +39,8 @@ class Settings:
     # {ruleset id: {role id: seconds}}: the action times the user set in the preview
     action_times: dict[str, dict[str, float]] = field(default_factory=dict)
     bed: bool = True
+    # The sound's defaults are audio.settings.AudioSettings's (the session imports no
+    # narrator.audio): tests/session/test_settings.py holds the two equal.
     ambience: str = "rain"  # the bed's continuous layer (`narrator beds` lists them)
     wake_gap: float = 1.0  # seconds after "X, wake up." before the instruction (Plan.wake_gap)
     bed_volume: float = 0.35

@@ -176,52 +176,17 @@ class Game:
         return None
 
     def random_pick(self, rng: random.Random) -> bool:
-        """Random roles within the rules, keeping the recommended deck's team sizes."""
-        if self.ruleset.boxes:  # drawn only from the boxes the table owns
-            for _ in range(20):
-                try:
-                    deck = random_deck(self.ruleset, self.players, self.boxes, rng)
-                except SelectionError:
-                    return False
-                if dict(deck) != self.counts:
-                    self.counts = dict(deck)
-                    return True
-            return False
-        setup = self.ruleset.setup
-        try:
-            base, _ = recommended(self.ruleset, self.players)
-        except SelectionError:
-            base = ()
-        sizes: dict[str, int] = {}
-        for role_id, count in base:
-            team = self.ruleset.role(role_id).team
-            sizes[team] = sizes.get(team, 0) + count
-        if not sizes:
-            extra = rng.randint(setup.extra_min, setup.extra_max)
-            sizes = {"": self.players + extra}
-        for attempt in range(500):
-            counts = self._draw(rng, sizes)
-            report = check_selection(self.ruleset, self.players, tuple(counts.items()))
-            # Prefer a deck without warnings; settle for one with them only if rare.
-            if report.ok and counts != self.counts and (not report.warnings or attempt > 300):
-                self.counts = counts
+        """A random deck within the rules (rules.draw: from the boxes the table owns,
+        or keeping the recommended deck's team sizes), different from the one now."""
+        for _ in range(20):
+            try:
+                deck = random_deck(self.ruleset, self.players, self.boxes, rng)
+            except SelectionError:
+                return False
+            if dict(deck) != self.counts:
+                self.counts = dict(deck)
                 return True
         return False
-
-    def _draw(self, rng: random.Random, sizes: dict[str, int]) -> dict[str, int]:
-        counts = {r: 1 for r in self.ruleset.setup.required}
-        for team, size in sizes.items():
-            pool = [r for r in self.ruleset.roles if not team or r.team == team]
-            left = size - sum(n for r, n in counts.items() if self.ruleset.role(r).team == team)
-            while left > 0 and pool:
-                role = rng.choice(pool)
-                step = 2 if role.id in self.ruleset.setup.pairs else 1
-                if counts.get(role.id, 0) + step > role.max_count or step > left:
-                    pool.remove(role)
-                    continue
-                counts[role.id] = counts.get(role.id, 0) + step
-                left -= step
-        return counts
 
     # -- scripts -----------------------------------------------------------------------
     def plan(self, phase: Phase) -> Plan:

@@ -29,6 +29,7 @@ ends, when it is stopped, when it fails, and when the runner is closed.
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -65,6 +66,8 @@ EventKind = Literal[
 ]
 Listener = Callable[["PhaseEvent"], None]
 POLL = 0.02  # seconds between the driver's looks at the playback and the clock
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -435,6 +438,11 @@ class PhaseRunner:
 
     # -- the driver thread -------------------------------------------------------------
     def _drive(self) -> None:
+        # A clock that jumps rather than flows (a test's manual clock) may offer
+        # `watch(callback) -> unwatch`: the driver then looks as soon as it moves,
+        # not at its next poll.
+        watch = getattr(self.clock, "watch", None)
+        unwatch = watch(self._wake.set) if callable(watch) else None
         try:
             while True:
                 self._wake.wait(self.poll)
@@ -455,6 +463,8 @@ class PhaseRunner:
                     _end(playback)
                 self._deliver()
         finally:
+            if unwatch is not None:
+                unwatch()
             with self._lock:
                 self._driver_done = True
                 playing = self._take_playbacks() if self._closed else []
@@ -574,16 +584,19 @@ class Listeners:
         with self._lock:
             items = list(self._items)
         for listener in items:
-            with contextlib.suppress(Exception):
+            try:
                 listener(event)
+            except Exception:  # a broken front end must never stop a night: logged
+                log.exception("a listener failed on the %s event", type(event).__name__)
 
 
 def _end(playback: Playing) -> None:
     """Stop and free a playback; it is ours, and nobody else will."""
-    with contextlib.suppress(Exception):
-        playback.stop()
-    with contextlib.suppress(Exception):
-        playback.close()
+    for step in (playback.stop, playback.close):
+        try:
+            step()
+        except Exception:  # the sound output may already be gone; the night goes on
+            log.warning("freeing a playback failed", exc_info=True)
 
 
 def _one_line(exc: BaseException) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from narrator.script import Cue, Pause, Say, Script, Step, Timer, TimerWarning, Wait
+from narrator.script import Cue, Pause, Say, Script, Step, Timer, TimerWarning, Wait, timefmt
 
 SegmentKind = Literal["speech", "timer", "wait"]
 
@@ -115,16 +115,5 @@ def branch_target(segments: list[Segment], segment: Segment | None) -> int | Non
 
 
 def clock(seconds: float) -> str:
-    whole = max(0, int(seconds + 0.999))
-    return f"{whole // 60}:{whole % 60:02d}"
-
-
-def describe(step: Step) -> str:
-    """What the big view shows for a step."""
-    if isinstance(step, Say | Wait):
-        return step.text
-    if isinstance(step, Timer):
-        return step.label
-    if isinstance(step, Pause):
-        return "…"
-    return f"({step.sound})"
+    """A time still to come or running on screen, rounded up (see script.timefmt)."""
+    return timefmt.clock(seconds, up=True)

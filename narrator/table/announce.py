@@ -6,6 +6,7 @@ Pure: the same sentences are spoken by the voice and shown on every phone (the
 
 from __future__ import annotations
 
+from narrator.moderator import Words
 from narrator.table.lines import join_names, line
 from narrator.table.state import Event, Table
 
@@ -17,12 +18,24 @@ def _names(table: Table, seats: tuple[int, ...] | list[int]) -> str:
 def announce(table: Table, event: Event) -> list[str]:
     """What the voice says for one event (nothing for the night: the script speaks)."""
     lang, seats = table.lang, event.seats
-    vote = table.ruleset.day.vote
     if event.kind == "dealt":
         return [line("dealt", lang)] if table.dealt else []
     if event.kind == "victims":
+        if not seats:
+            return [line("no_victims", lang)]
+        said = [_death(table, s) for s in seats]
+        if all(said):
+            return [s for s in said if s]
+        return [line("victims", lang, names=_names(table, seats))]
+    if event.kind == "out":
+        return [line("out", lang, names=_names(table, seats))]
+    if event.kind in ("accused_by", "voted_by"):
+        key = "accuses" if event.kind == "accused_by" else "votes_for"
         return [
-            line("victims", lang, names=_names(table, seats)) if seats else line("no_victims", lang)
+            " ".join(
+                line(key, lang, name=table.seat(v).name, who=table.seat(t).name)
+                for v, t in event.votes
+            )
         ]
     if event.kind == "vote":
         return [line("vote_open", lang)]
@@ -31,28 +44,38 @@ def announce(table: Table, event: Event) -> list[str]:
     if event.kind == "suspects":
         return [line("suspects", lang, names=_names(table, seats))]
     if event.kind == "ballot":
-        return [line("ballot", lang, names=_names(table, seats))]
+        key = "ballot_open" if table.rule.open_ballot else "ballot"
+        return [line(key, lang, names=_names(table, seats))]
     if event.kind == "dead":
-        # the ruleset's own count ends the vote ("three, two, one"): all shows at once
-        count = ""
-        if vote is not None:
-            count = " ".join(
-                [c.get(lang) for c in vote.ballot.counts]
-                + [x.text.get(lang) for x in vote.ballot.go]
-            )
+        # The phones' vote has closed: no "three, two, one" after it (audit 3, finding
+        # 13); the ruleset's count is for a table that points with fingers.
         if not seats:
-            said = line("nobody_dies", lang)
-        else:
-            said = line(
-                "dead" if len(seats) == 1 else "dead_many", lang, names=_names(table, seats)
-            )
-        return [f"{count} {said}".strip()]
+            return [line("nobody_dies", lang)]
+        dead = line("dead" if len(seats) == 1 else "dead_many", lang, names=_names(table, seats))
+        if not table.dealt:  # physical cards: the table does not know them (finding 9)
+            dead += " " + line("turn_over", lang)
+        return [dead]
     if event.kind == "shot":
         return [line("shot", lang, names=_names(table, seats))]
     if event.kind == "verdict":
-        return [
-            line("condemned", lang, names=_names(table, seats)) if seats else line("spared", lang)
+        if not seats:
+            return [line("spared", lang)]
+        return [_death(table, seats[0]) or line("condemned", lang, names=_names(table, seats))]
+    if event.kind == "round" and table.ruleset.rounds is not None:
+        rounds, chosen = table.ruleset.rounds, frozenset(table.roles)
+        lines = [
+            x.text.get(lang).format(round=event.night)
+            for x in (*rounds.round_start, *rounds.reminders)
+            if x.when.holds(chosen, 1, event.night)
         ]
+        return [" ".join([*lines, *_turn_call(table, 1)])]
+    if event.kind == "turn_said" and table.engine is not None:
+        words = Words(table.engine, lang)
+        new = table.engine.log[event.since :]
+        heard = [text for e in new if e.to is None and (text := words.turn(e))]
+        if table.phase != "end":  # the next turn card, as the app calls them
+            heard += _turn_call(table, table.engine.turns_played + 1)
+        return [" ".join(heard)] if heard else []
     if event.kind == "end":
         return _the_end(table)
     return []
@@ -62,19 +85,57 @@ def _role(table: Table, role_id: str | None) -> str:
     return table.ruleset.role(role_id).name.get(table.lang) if role_id else "?"
 
 
+def _turn_call(table: Table, turn: int) -> list[str]:
+    """Secret Moon's call of the next turn card ("Card 2, your turn"), as the app's
+    day script calls it; nothing once the round's cards are all played."""
+    rounds, engine = table.ruleset.rounds, table.engine
+    if rounds is None or engine is None or turn > rounds.turns:
+        return []
+    chosen = frozenset(table.roles)
+    return [
+        x.text.get(table.lang).format(turn=turn, round=engine.round)
+        for x in rounds.turn_call
+        if x.when.holds(chosen, 1, engine.round)
+    ]
+
+
+def _death(table: Table, seat: int) -> str | None:
+    """A player's leaving in the game's own words (Mafia: "arrested, now a Prisoner";
+    Lupus: "now a Ghost"), from the engine's log; None without an engine."""
+    engine = table.engine
+    if engine is None:
+        return None
+    words = Words(engine, table.lang)
+    for e in reversed(engine.log):
+        if e.seat == seat - 1 and e.kind == "death":
+            return words.death(e) if e.why in ("night", "vote") else None  # not by hand
+        if e.seat == seat - 1 and e.kind == "arrested":
+            return words.arrested(e)
+    return None
+
+
 def _the_end(table: Table) -> list[str]:
     reveal = table.reveal
     if reveal is None:
         return []
     lang = table.lang
     said = []
-    if table.system == "countdown":  # One Night: every card, the centre too
+    if table.countdown and table.engine is not None:
+        # One Night: the night's story from the log, then every card as it ends (and
+        # as dealt, where it moved), the centre after the night
+        words = Words(table.engine, lang)
+        said += [s for e in table.engine.log if (s := words.story(e))]
+        said += [words.reveal(i) for i in range(len(table.engine.seats))]
+    elif table.countdown:
         said += [
             line("card_was", lang, name=s.name, role=_role(table, s.card)) for s in table.seats
         ]
+    if table.countdown:
         centre = [_role(table, r) for r in reveal["unseen"]]
         if centre:
             said.append(line("centre", lang, roles=join_names(centre, lang)))
+    if not reveal.get("judged", True):
+        return said  # nobody judged the end: no winner is named (audit 3, finding 31)
     teams = [table.ruleset.team_name(t, lang) for t in reveal["winners"]["teams"]]
     said.append(
         line("winners", lang, teams=join_names(teams, lang)) if teams else line("no_winners", lang)

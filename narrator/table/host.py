@@ -3,7 +3,9 @@
 The terminal app (its Table mode) and the tests run the web server beside them:
 `TableHost` starts it on a thread with its own asyncio loop, and every command or
 look at the table is run on that loop, so the table is only ever touched by one
-thread. `narrator table` itself runs the server on its main thread (run.py).
+thread. A front end is told of every change (`watch`) and sends commands that
+return futures (`command`): it never waits on the server's thread. `narrator
+table` itself runs the server on its main thread (run.py).
 """
 
 from __future__ import annotations
@@ -13,12 +15,12 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any, TypeVar
-
-from aiohttp import web
+from typing import Any, ClassVar, TypeVar
 
 from narrator.table.errors import TableError
+from narrator.table.guard import close_door, open_door
 from narrator.table.run import urls
+from narrator.table.saved import GameLock
 from narrator.table.server import RateLimit, TableServer
 from narrator.table.state import Table
 from narrator.table.voice import Voice
@@ -37,6 +39,7 @@ class TableHost:
     ) -> None:
         self.server = TableServer(table, voice, save_path, limit)
         self.table = table
+        self._lock = GameLock(save_path) if save_path is not None else None
         self.urls: dict[str, str] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
@@ -48,53 +51,88 @@ class TableHost:
 
     def start(self, host: str, port: int) -> dict[str, str]:
         """Bind and serve; the join/host URLs. A port in use is a `TableError`."""
+        if self._lock is not None:
+            self._lock.__enter__()  # one server per saved game: a TableError if taken
         host_token = self.table.new_host_token()
         ready: Future[int] = Future()
 
         async def main() -> None:
-            runner = web.AppRunner(self.server.app, access_log=None, handle_signals=False)
-            await runner.setup()
             try:
-                await web.TCPSite(runner, host, port, reuse_address=True).start()
+                runner, listening, bound = await open_door(self.server.app, host, port)
             except OSError as exc:
-                await runner.cleanup()
                 ready.set_exception(
                     TableError(f"cannot serve on {host}:{port} ({exc.strerror}); try another port")
                 )
                 return
             self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
-            ready.set_result(runner.addresses[0][1])
+            ready.set_result(bound)
             await self._stop.wait()
-            await runner.cleanup()
+            await close_door(runner, listening)
 
         self._thread = threading.Thread(target=asyncio.run, args=(main(),), name="table-server")
         self._thread.daemon = True
         self._thread.start()
-        bound = ready.result(timeout=15)
+        try:
+            bound = ready.result(timeout=15)
+        except BaseException:
+            if self._lock is not None:
+                self._lock.__exit__()
+            raise
         self.urls = urls(host, bound, self.table, host_token)
         return self.urls
 
-    def run(self, command: Callable[[Table], T]) -> T:
-        """Run `command(table)` on the server's loop, then save and tell the phones."""
+    # The host's commands, as the app's Table screen sends them.
+    COMMANDS: ClassVar[dict[str, Callable[[Table], None]]] = {
+        "deal": lambda table: table.start({}),
+        "next": lambda table: table.advance(),
+        "end": lambda table: table.end(),
+    }
+
+    def submit(self, command: Callable[[Table], T]) -> Future[T]:
+        """Run `command(table)` on the server's loop, then announce, save and tell the
+        phones; the caller gets a future (a front end awaits it, never blocks on it)."""
 
         async def call() -> T:
             result = command(self.table)
-            self.server._after()
+            self.server.changed()
             return result
 
         assert self._loop is not None, "the table is not served"
-        return asyncio.run_coroutine_threadsafe(call(), self._loop).result(10)
+        return asyncio.run_coroutine_threadsafe(call(), self._loop)
 
-    def look(self) -> dict[str, Any]:
-        """The public state and the host's view, read on the server's loop."""
+    def command(self, name: str, pressed_in: str | None = None) -> Future[None]:
+        """A host command by name ("deal", "next", "end"); a refusal is the future's
+        `TableError`. With `pressed_in`, the phase the key was pressed in: a second
+        press that reaches a table already moved on changes nothing (as the host
+        page's `from`), so a double press never skips the night."""
+        act = self.COMMANDS[name]
 
-        async def read() -> dict[str, Any]:
-            return {"state": self.table.public(), "host": self.table.host(),
-                    "said": self.server.announced[-1] if self.server.announced else None,
-                    "voice_errors": list(self.server.voice.errors[-3:])}  # fmt: skip
+        def run(table: Table) -> None:
+            if pressed_in is not None and pressed_in != table.phase:
+                raise TableError(
+                    f"the table has already moved on from {pressed_in} (now: {table.phase}); "
+                    "nothing was changed",
+                    "refused",
+                )
+            act(table)
+
+        return self.submit(run)
+
+    def watch(self, callback: Callable[[dict[str, Any]], None]) -> None:
+        """Call `callback(view)` -- on the server's thread -- now and after every change:
+        the public state, the host's view, the last line said and the voice's errors."""
+
+        def tell() -> None:
+            callback(self._view())
 
         assert self._loop is not None, "the table is not served"
-        return asyncio.run_coroutine_threadsafe(read(), self._loop).result(10)
+        self.server.watchers.append(tell)
+        self._loop.call_soon_threadsafe(tell)
+
+    def _view(self) -> dict[str, Any]:
+        return {"state": self.table.public(), "host": self.table.host(),
+                "said": self.server.announced[-1] if self.server.announced else None,
+                "voice_errors": list(self.server.voice.errors[-3:])}  # fmt: skip
 
     def stop(self) -> None:
         """Stop serving and silence the voice; safe to call twice."""
@@ -104,3 +142,5 @@ class TableHost:
             self._thread.join(10)
         self._loop = self._thread = None
         self.server.voice.close()
+        if self._lock is not None:
+            self._lock.__exit__()

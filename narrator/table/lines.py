@@ -1,121 +1,208 @@
 """What the voice says at the table, with the players' names, and what a card says.
 
-Our own sentences, in English, Italian and Persian. A ruleset in a language this
-table has no sentence for falls back to English for the table's own lines; the
-ruleset's texts (role names, teams, its calls) are always in the game's language.
+Our own sentences, with the phone page's words, in the app's gettext catalogues
+(`narrator.i18n`; English, Italian and Persian): one set of words for the app, the
+voice at the table and the phones. A language without a catalogue falls back to
+English; the ruleset's texts (role names, teams, its calls) are always in the
+game's language.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from narrator.i18n import N_, gettext
 from narrator.rules import Ruleset
 from narrator.rules.model import Turn
 
-LINES: dict[str, dict[str, str]] = {
-    "dealt": {
-        "en": "The cards are dealt. Press and hold your card to see it, then put the phone down.",
-        "it": "Carte distribuite. Tieni premuta la tua carta per vederla, poi posa il telefono.",
-        "fa": "کارت‌ها پخش شد. کارت خود را نگه دارید تا ببینید، بعد گوشی را زمین بگذارید.",
-    },
-    "victims": {
-        "en": "Last night {names} left the game.",
-        "it": "Questa notte {names} ha lasciato la partita.",
-        "fa": "دیشب {names} از بازی بیرون رفت.",
-    },
-    "no_victims": {
-        "en": "Nobody left the game last night.",
-        "it": "Questa notte nessuno ha lasciato la partita.",
-        "fa": "دیشب کسی از بازی بیرون نرفت.",
-    },
-    "vote_open": {
-        "en": "Vote on your phone now. When the count ends, every vote is shown at once.",
-        "it": "Votate ora sul telefono. Alla fine del conto, tutti i voti si vedono insieme.",
-        "fa": "حالا با گوشی رأی بدهید. وقتی شمارش تمام شود، همه‌ی رأی‌ها با هم نشان داده می‌شود.",
-    },
-    "dead": {
-        "en": "The votes are in. {names} dies.",
-        "it": "I voti sono arrivati. Muore {names}.",
-        "fa": "رأی‌ها آمد. {names} می‌میرد.",
-    },
-    "dead_many": {
-        "en": "The votes are in. {names} die.",
-        "it": "I voti sono arrivati. Muoiono {names}.",
-        "fa": "رأی‌ها آمد. {names} می‌میرند.",
-    },
-    "nobody_dies": {
-        "en": "The votes are in. Nobody has more than one vote: nobody dies.",
-        "it": "I voti sono arrivati. Nessuno ha più di un voto: non muore nessuno.",
-        "fa": "رأی‌ها آمد. هیچ‌کس بیش از یک رأی ندارد؛ کسی نمی‌میرد.",
-    },
-    "shot": {
-        "en": "The Hunter takes {names} with him.",
-        "it": "Il Cacciatore porta con sé {names}.",
-        "fa": "شکارچی {names} را هم با خود می‌برد.",
-    },
-    "card_was": {
-        "en": "{name} had the {role}.",
-        "it": "{name} aveva: {role}.",
-        "fa": "کارت {name}: {role}.",
-    },
-    "centre": {
-        "en": "In the centre: {roles}.",
-        "it": "Al centro: {roles}.",
-        "fa": "کارت‌های وسط: {roles}.",
-    },
-    "winners": {
-        "en": "The winners: {teams}.",
-        "it": "Vincono: {teams}.",
-        "fa": "برندگان: {teams}.",
-    },
-    "no_winners": {
-        "en": "Nobody wins this time.",
-        "it": "Questa volta non vince nessuno.",
-        "fa": "این بار هیچ‌کس نمی‌برد.",
-    },
-    "accuse": {
-        "en": "Accuse on your phone: choose the player you suspect.",
-        "it": "Accusate sul telefono: scegliete il giocatore che sospettate.",
-        "fa": "با گوشی متهم کنید: کسی را که به او مشکوکید انتخاب کنید.",
-    },
-    "suspects": {
-        "en": "The suspects are {names}. Each may now speak in their defence.",
-        "it": "Gli indiziati sono {names}. Ora ognuno può difendersi.",
-        "fa": "مظنونان: {names}. حالا هر کدام می‌توانند از خود دفاع کنند.",
-    },
-    "ballot": {
-        "en": "Secret ballot on your phone, between {names}.",
-        "it": "Voto segreto sul telefono, tra {names}.",
-        "fa": "رأی مخفی با گوشی، میان {names}.",
-    },
-    "condemned": {
-        "en": "By the votes of the village, {names} leaves the game.",
-        "it": "Con i voti del villaggio, {names} lascia la partita.",
-        "fa": "با رأی جمع، {names} از بازی بیرون می‌رود.",
-    },
-    "spared": {
-        "en": "The votes are tied: nobody leaves the game today.",
-        "it": "I voti sono pari: oggi nessuno lascia la partita.",
-        "fa": "رأی‌ها برابر است؛ امروز کسی بیرون نمی‌رود.",
-    },
-    "and": {"en": " and ", "it": " e ", "fa": " و "},
-    "at_night": {"en": "At night: ", "it": "Di notte: ", "fa": "در شب: "},
-    "sleeps": {
-        "en": "You do not wake at night.",
-        "it": "Di notte non ti svegli.",
-        "fa": "شب بیدار نمی‌شوی.",
-    },
-    "wakes_with": {
-        "en": "You wake with: {role}.",
-        "it": "Ti svegli con: {role}.",
-        "fa": "با این نقش بیدار می‌شوی: {role}.",
-    },
+LINES: dict[str, str] = {
+    "dealt": N_(
+        "The cards are dealt. Press and hold your card to see it, then put the phone down."
+    ),
+    "victims": N_("Last night {names} left the game."),
+    "no_victims": N_("Nobody left the game last night."),
+    "out": N_("{names} leaves the game."),
+    "vote_open": N_("Vote on your phone now. When the count ends, every vote is shown at once."),
+    "dead": N_("The votes are in. {names} dies."),
+    "dead_many": N_("The votes are in. {names} die."),
+    "nobody_dies": N_("The votes are in. Nobody has more than one vote: nobody dies."),
+    "shot": N_("The Hunter takes {names} with him."),
+    "card_was": N_("{name} had the {role}."),
+    "centre": N_("In the centre: {roles}."),
+    "winners": N_("The winners: {teams}."),
+    "no_winners": N_("Nobody wins this time."),
+    "accuse": N_("Accuse on your phone: choose the player you suspect."),
+    "suspects": N_("The suspects are {names}. Each may now speak in their defence."),
+    "ballot": N_("Secret ballot on your phone, between {names}."),
+    "condemned": N_("By the vote, {names} leaves the game."),
+    "turn_over": N_(
+        "Turn over the cards of the dead. A card that acts when it dies acts now: every vote is on your phones."  # noqa: E501
+    ),
+    "ballot_open": N_("Ballot on your phone, between {names}. Every vote will be told."),
+    "accuses": N_("{name} accuses {who}."),
+    "votes_for": N_("{name} votes against {who}."),
+    "spared": N_("The votes are tied: nobody leaves the game today."),
+    "and": N_(" and "),
+    "at_night": N_("At night: "),
+    "sleeps": N_("You do not wake at night."),
+    "wakes_with": N_("You wake with: {role}."),
+}
+
+# The phone page's own words (`GET /api/words`): the same catalogues as the app.
+PAGE: dict[str, str] = {
+    "room": N_("Room code"),
+    "name": N_("Your name"),
+    "join": N_("Join"),
+    "hold": N_("Press and hold to see your card"),
+    "seat": N_("Seat"),
+    "lobby": N_("Waiting for the host to deal"),
+    "cards": N_("Look at your card"),
+    "cardsHint": N_("Hold it hidden from your neighbours, then put the phone down."),
+    "night": N_("Night"),
+    "nightHint": N_("Eyes closed. Put the phone face down."),
+    "day": N_("Day"),
+    "dayHint": N_("Talk it over."),
+    "vote": N_("Vote"),
+    "voteHint": N_("Choose a player. Every vote shows at once when the count ends."),
+    "accusation": N_("Accusation"),
+    "accusationHint": N_("Choose the player you accuse."),
+    "defence": N_("Defence"),
+    "defenceHint": N_("The suspects speak: "),
+    "ballot": N_("Secret ballot"),
+    "ballotHint": N_("Choose one suspect. Nobody sees your vote."),
+    "verdict": N_("The verdict"),
+    "end": N_("The end"),
+    "noVote": N_("You have no vote in this round."),
+    "yourVote": N_("Your vote: "),
+    "canChange": N_(" (you may change it until the count ends)"),
+    "ghost": N_("You are out of the game. Do not speak, and keep your card secret."),
+    "out": N_("out"),
+    "winners": N_("Winners: "),
+    "nobodyWins": N_("Nobody wins."),
+    "centre": N_("Centre: "),
+    "offline": N_("Connection lost; trying again…"),
+    "voted": N_("voted"),
+    "done": N_("Done"),
+    "nothing": N_("Nothing"),
+    "answered": N_("Answer sent. Eyes closed."),
+    "sealed": N_("The table restarted. The game goes on when one more player opens this page."),
+    "picksOf": N_("Your group: "),
+    "journal": N_("Press and hold: your journal"),
+    "dealt": N_("Dealt: "),
+    "deck": N_("In the game: "),
+    "turn": N_("Your turn card called? Choose your action:"),
+    "centreCard": N_("Centre card "),
+    "send": N_("Play it"),
+    "round": N_("Round "),
+    # a phone that lost its token asks the host for its seat (issue 16)
+    "claimOpen": N_("Lost your seat? Ask the host for it"),
+    "claimPick": N_("Which seat is yours? The host will confirm."),
+    "claimWait": N_("Show the host this code: "),
+    "claimWaiting": N_("Waiting for the host to give you the seat…"),
+    "claimRefused": N_("The host did not give you that seat."),
+    # the end and the last vote on each phone (review P11, P5)
+    "youWon": N_("You won."),
+    "youLost": N_("You lost."),
+    "removedCards": N_("Removed unseen: "),
+    "votesFor": N_("Votes: "),
+    "counts": N_("Counts: "),
 }
 
 
+# The host page's words (issue 16), served like the phone page's; the page fills in
+# the {name}-style values. `phase_*` names each phase, `hint_*` says what comes next.
+HOST: dict[str, str] = {
+    "room": N_("Room "),
+    "joinHint": N_("Phones join here (scan, or type the address):"),
+    "lock": N_("Lock the table (no more joins)"),
+    "unlock": N_("Locked: press to let players join again"),
+    "orderHint": N_(
+        "Sit round the table, then put the seats in that order, clockwise "
+        "(↑ ↓): ties are broken going round."
+    ),
+    "deal": N_("Deal the cards to the phones (untick: physical cards, the phones only vote)"),
+    "start": N_("Deal and start"),
+    "next": N_("Go on"),
+    "end": N_("End the game"),
+    "endConfirm": N_("End the game now? Every card will be shown to everyone."),
+    "again": N_("Play again (same room, phones and seats)"),
+    "outLabel": N_("Left the game (by night, or left the table):"),
+    "out": N_("Mark as out"),
+    "up": N_("Move up"),
+    "down": N_("Move down"),
+    "remove": N_("Remove"),
+    "removeConfirm": N_("Remove {name} from the table?"),
+    "cards": N_("{n} cards: {dealt} dealt"),
+    "aside": N_(" + {n} in the centre, face down"),
+    "removed": N_(" + {n} removed unseen"),
+    "recommended": N_(" (the recommended deck)"),
+    "players": N_("{n} players"),
+    "needPlayers": N_("this game is for {min} to {max} players"),
+    "sealed": N_(
+        "The table restarted and its cards are sealed: the game goes on once two players "
+        "open the table's page on their phones (still needed: {n}). This page does not count."
+    ),
+    "claim": N_("A phone asks for {name}'s seat (seat {seat}). Its screen shows the code {code}."),
+    "confirm": N_("Give the seat"),
+    "refuse": N_("Refuse"),
+    "voted": N_("{n} / {m} voted"),
+    "out_": N_("out"),
+    "nobody": N_("nobody"),
+    "votesFor": N_("Votes: "),
+    "counts": N_("Counts: "),
+    "suspects": N_("Suspects: "),
+    "dies": N_("Leaves the game: "),
+    "shot": N_("Also out (taken along): "),
+    "lastVote": N_("The last vote"),
+    "voice": N_("Voice: "),
+    "offline": N_("Connection lost; trying again…"),
+    "badLink": N_(
+        "This host link is no longer valid (the table was restarted): "
+        "open the host URL the table printed."
+    ),
+    "phase_lobby": N_("Waiting for players"),
+    "phase_cards": N_("Everyone looks at their card"),
+    "phase_night": N_("Night {night}"),
+    "phase_day": N_("Day {night}"),
+    "phase_vote": N_("The vote"),
+    "phase_accusation": N_("The accusation"),
+    "phase_defence": N_("The defence"),
+    "phase_ballot": N_("The secret ballot"),
+    "phase_verdict": N_("The verdict"),
+    "phase_end": N_("The end"),
+    "hint_lobby": N_("When everyone has joined: the sitting order, the deck, then Deal and start."),
+    "hint_cards": N_("Next: the night. Press Go on when every card has been seen."),
+    "hint_night": N_(
+        "The voice calls the night; the day comes by itself when it has been heard "
+        "(Go on ends it early)."
+    ),
+    "hint_dayVote": N_("Next: the vote, when the timer ends (or Go on)."),
+    "hint_dayTrial": N_("Next: the accusation, when the timer ends (or Go on)."),
+    "hint_dayRounds": N_("Round {round}. Next: the next round (Go on)."),
+    "hint_dayEnd": N_("Next: the end (Go on)."),
+    "hint_vote": N_(
+        "Every vote shows at once when all have voted or the time is up. Next: the end."
+    ),
+    "hint_accusation": N_("Every player chooses whom to accuse. Next: the suspects' defence."),
+    "hint_defence": N_("The suspects speak. Next: the secret ballot (Go on when they are done)."),
+    "hint_ballot": N_("Next: the verdict."),
+    "hint_verdict": N_("Next: night {next} (Go on)."),
+    "hint_end": N_("Play again keeps the room, the phones and the seats."),
+}
+
+
+def host_words(lang: str) -> dict[str, str]:
+    """Every word of the host page in `lang` (English where a catalogue lacks one)."""
+    return {key: gettext(lang, text) for key, text in HOST.items()}
+
+
 def line(key: str, lang: str, **values: str) -> str:
-    texts = LINES[key]
-    return texts.get(lang, texts["en"]).format(**values)
+    return gettext(lang, LINES[key]).format(**values)
+
+
+def page_words(lang: str) -> dict[str, str]:
+    """Every word of the phone page in `lang` (English where a catalogue lacks one)."""
+    return {key: gettext(lang, text) for key, text in PAGE.items()}
 
 
 def join_names(names: Sequence[str], lang: str) -> str:
@@ -132,7 +219,9 @@ def describe(ruleset: Ruleset, role_id: str, lang: str, chosen: frozenset[str]) 
     parts = []  # the side is shown apart, above this text
     if role.note is not None:
         parts.append(role.note.get(lang))
-    if role.wakes_with:
+    if role.card is not None:  # the ruleset says what the card does, in its own words
+        parts.append(role.card.get(lang))
+    elif role.wakes_with:
         parts.append(line("wakes_with", lang, role=ruleset.role(role.wakes_with).name.get(lang)))
     elif not role.turns:
         parts.append(line("sleeps", lang))

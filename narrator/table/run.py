@@ -12,6 +12,7 @@ page, its script and its style are served by the table itself.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import json
 import signal
@@ -21,11 +22,11 @@ from pathlib import Path
 from typing import TextIO
 
 import platformdirs
-from aiohttp import web
 
 from narrator.rules import Ruleset
 from narrator.table.errors import TableError
-from narrator.table.saved import load_saved
+from narrator.table.guard import close_door, open_door, raise_open_files_limit
+from narrator.table.saved import GameLock, check_writable, load_saved, read_regular
 from narrator.table.server import RateLimit, TableServer
 from narrator.table.state import Table
 from narrator.table.voice import Voice
@@ -39,7 +40,10 @@ def open_table(
     if resume:
         if not path.exists():
             raise TableError(f"no saved game in {path}; start a new one without --resume")
-        return load_saved(path, ruleset), path
+        table = load_saved(path, ruleset)
+        check_writable(path)
+        return table, path
+    check_writable(path)
     if lang not in ruleset.languages:
         raise TableError(
             f"'{ruleset.id}' is written in {', '.join(ruleset.languages)}, not '{lang}'; "
@@ -47,8 +51,8 @@ def open_table(
         )
     if path.exists():
         try:
-            phase = json.loads(path.read_text(encoding="utf-8")).get("phase")
-        except (OSError, ValueError, AttributeError):
+            phase = json.loads(read_regular(path)).get("phase")
+        except (TableError, OSError, ValueError, AttributeError):
             phase = None
         if phase not in (None, "lobby", "end"):
             raise TableError(
@@ -97,20 +101,16 @@ def urls(host: str, port: int, table: Table, host_token: str) -> dict[str, str]:
 
 
 async def serve(server: TableServer, host: str, port: int, host_token: str, out: TextIO) -> None:
-    runner = web.AppRunner(server.app, access_log=None, handle_signals=False)
-    await runner.setup()
-    site = web.TCPSite(runner, host, port, reuse_address=True)
+    raise_open_files_limit()
     try:
-        await site.start()
+        runner, listening, bound = await open_door(server.app, host, port)
     except OSError as exc:
-        await runner.cleanup()
         if exc.errno == errno.EADDRINUSE:
             raise TableError(
                 f"port {port} is in use on {host}; choose another with --port"
             ) from None
         raise TableError(f"cannot serve on {host}:{port} ({exc.strerror}); check --host") from None
-    bound = runner.addresses[0][1]  # the port the kernel gave, for --port 0
-    print(json.dumps(urls(host, int(bound), server.table, host_token)), file=out, flush=True)
+    print(json.dumps(urls(host, bound, server.table, host_token)), file=out, flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -118,7 +118,7 @@ async def serve(server: TableServer, host: str, port: int, host_token: str, out:
     try:
         await stop.wait()
     finally:
-        await runner.cleanup()
+        await close_door(runner, listening)
 
 
 def run_table(
@@ -132,10 +132,18 @@ def run_table(
     out: TextIO = sys.stdout,
     err: TextIO = sys.stderr,
 ) -> int:
-    host_token = table.new_host_token()  # a resumed game gets a new host token
-    server = TableServer(table, voice, save_path, RateLimit(*rate))
+    lock = GameLock(save_path) if save_path is not None else contextlib.nullcontext()
     try:
-        asyncio.run(serve(server, choose_host(host, err), port, host_token, out))
+        with lock:  # one server per saved game
+            host_token = table.new_host_token()  # a resumed game gets a new host token
+            if table.vault.waiting:
+                print(
+                    "narrator: the saved game's cards are sealed; the game goes on when two "
+                    "players open the table's page on their phones again",
+                    file=err,
+                )
+            server = TableServer(table, voice, save_path, RateLimit(*rate))
+            asyncio.run(serve(server, choose_host(host, err), port, host_token, out))
     finally:
         voice.close()
     return 0

@@ -32,6 +32,7 @@ from narrator.session import (
 )
 
 Done = Callable[[str | None], None]
+OnStep = Callable[[int], None]  # the night's script step being heard now
 
 
 class Voice(Protocol):
@@ -39,7 +40,7 @@ class Voice(Protocol):
     errors: list[str]  # why a line or a night could not be heard (shown to the host)
 
     def say(self, text: str, lang: str) -> None: ...
-    def night(self, game: Game, done: Done) -> None: ...
+    def night(self, game: Game, done: Done, on_step: OnStep | None = None) -> None: ...
     def stop_night(self) -> None: ...
     def close(self) -> None: ...
 
@@ -48,10 +49,12 @@ class SessionVoice:
     def __init__(self, session: Session, *, own_engine: bool = True) -> None:
         self.session = session
         self.own_engine = own_engine
+        self._game_before = session.game  # the app's game, given back when the table ends
         self.said: list[str] = []
         self.errors: list[str] = []
         self.heard: list[str] = []  # lines whose playback ended without an error
         self._done: Done | None = None
+        self._on_step: OnStep | None = None
         self._playing: Playing | None = None
         self._closing = False
         self._lock = threading.Lock()
@@ -67,15 +70,17 @@ class SessionVoice:
         self.said.append(text)
         self._lines.put(("say", text, lang))
 
-    def night(self, game: Game, done: Done) -> None:
+    def night(self, game: Game, done: Done, on_step: OnStep | None = None) -> None:
         with self._lock:
             self._done = done
+            self._on_step = on_step
             self._night_gen += 1
             self._lines.put(("night", game, self._night_gen))
 
     def stop_night(self) -> None:
         with self._lock:
             self._done = None
+            self._on_step = None
             self._night_gen += 1  # a night still waiting in the queue will not start
         self.session.close_phase()
 
@@ -93,17 +98,23 @@ class SessionVoice:
         self._unsubscribe()
         if self.own_engine:
             self.session.close()
-        else:  # the app's engine lives on after the table
+        else:  # the app's session lives on after the table, with its own game
             self.session.close_phase()
+            self.session.game = self._game_before
 
     def _event(self, event: PhaseEvent) -> None:
         if event.state.phase != "night":
             return
+        if event.kind in ("segment", "step") and event.state.step is not None:
+            on_step = self._on_step
+            if on_step is not None:
+                on_step(event.state.step)
         if event.kind == "failed" and event.state.error:
             self.errors.append(f"night {event.state.night}: {event.state.error}")
         elif event.kind == "finished":
             with self._lock:
                 done, self._done = self._done, None
+                self._on_step = None
             if done is not None:
                 done(None)
 
@@ -138,7 +149,7 @@ class SessionVoice:
                 self.errors.append(f"'{text[:40]}': {error}")
 
 
-def silent_voice(clock: Clock | None = None) -> SessionVoice:
+def silent_voice(clock: Clock | None = None, settings: Settings | None = None) -> SessionVoice:
     """The `--no-audio` voice: the session's silent engine, the same timing unheard."""
     clock = clock or SystemClock()
-    return SessionVoice(Session(SilentEngine(clock=clock), clock, Settings()))
+    return SessionVoice(Session(SilentEngine(clock=clock), clock, settings or Settings()))

@@ -10,17 +10,19 @@ the settings, the phase being played), which another front end can drive too.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import signal
 from dataclasses import replace
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
 
 from narrator.i18n import N_
+from narrator.rules import NarratorError
 from narrator.rules.catalog import Catalog
 from narrator.session.config import Settings, SettingsStore
 from narrator.session.engine import AudioChoices, Clock, NightEngine, audio_settings
@@ -28,17 +30,20 @@ from narrator.session.game import Game
 from narrator.session.session import Session
 from narrator.tui import text
 from narrator.tui.commands import NarratorCommands
-from narrator.tui.screens.day import DayScreen
-from narrator.tui.screens.export import ExportDialog
-from narrator.tui.screens.game_options import GameChoices, GameOptionsScreen
 from narrator.tui.screens.games import GamesScreen
-from narrator.tui.screens.help import HelpScreen
-from narrator.tui.screens.night import NightScreen
-from narrator.tui.screens.preview import PreviewScreen
-from narrator.tui.screens.settings import SettingsScreen
-from narrator.tui.screens.setup import SetupScreen
+
+if TYPE_CHECKING:
+    from narrator.tui.screens.game_options import GameChoices
+    from narrator.tui.screens.preview import PreviewScreen
+    from narrator.tui.screens.settings import SettingsScreen
+    from narrator.tui.screens.table import TableFactory
+
+# Every screen but the games list is imported when it is first shown: the first
+# frame waits for none of them (the help's Markdown alone is ~30 ms; issue 18).
 
 KEY_WORDS = (N_("space"), N_("tab"))
+
+log = logging.getLogger(__name__)
 
 
 class NarratorApp(App[int]):
@@ -63,6 +68,7 @@ class NarratorApp(App[int]):
         choices: AudioChoices,
         notice: str | None = None,
         rng: random.Random | None = None,
+        tables: TableFactory | None = None,
     ) -> None:
         super().__init__()
         self.session = Session(engine, clock, settings, store)
@@ -73,6 +79,8 @@ class NarratorApp(App[int]):
         self.choices = choices
         self.notice = notice
         self.rng = rng or random.Random()
+        # Table mode: built by the composition root's factory (None: not installed)
+        self.tables = tables
         self.audio_problem: str | None = None
         # Table mode: the interface to serve the phones on (None: the local network's).
         self.table_address: str | None = None
@@ -132,6 +140,8 @@ class NarratorApp(App[int]):
                 severity="warning",
                 timeout=15,
             )
+        from narrator.tui.screens.preview import PreviewScreen
+
         for screen in self.screen_stack:
             if isinstance(screen, PreviewScreen):
                 screen.set_audio_problem(problem)
@@ -145,19 +155,36 @@ class NarratorApp(App[int]):
     def on_games_screen_game_chosen(self, message: GamesScreen.GameChosen) -> None:
         game = self.session.new_game(self.catalog.rulesets[message.ruleset_id])
         self.apply_language()
+        from narrator.tui.screens.setup import SetupScreen
+
         self.push_screen(SetupScreen(game, self.rng))
 
     def on_games_screen_table_requested(self, message: GamesScreen.TableRequested) -> None:
-        from narrator.tui.table_mode import table_screen
-
+        if self.tables is None:
+            unavailable = text.t(
+                "Table mode unavailable: its web server (aiohttp) is not installed; "
+                "reinstall narrator with scripts/run"
+            )
+            self.notify(text.shape(unavailable), title="Table", severity="error", timeout=15)
+            return
         try:
-            screen = table_screen(self, self.catalog.rulesets[message.ruleset_id])
-        except Exception as exc:  # a game in play saved, no aiohttp: one line, stay here
+            host, address = self.tables(
+                self.catalog.rulesets[message.ruleset_id], self.session, self.table_address
+            )
+        except (NarratorError, OSError) as exc:
+            # a game in play saved, a folder we cannot write: one line, stay here,
+            # and the details in the log
+            log.warning("the Table mode cannot start", exc_info=True)
             self.notify(str(exc), title="Table", severity="error", timeout=15)
             return
-        self.push_screen(screen)
+        from narrator.tui.screens.table import TableScreen
+
+        self.push_screen(TableScreen(host, address, self.table_port))
 
     def on_setup_screen_options_requested(self) -> None:
+        from narrator.tui.screens.game_options import GameChoices, GameOptionsScreen
+        from narrator.tui.screens.setup import SetupScreen
+
         game = self.game
         assert game is not None
 
@@ -179,6 +206,8 @@ class NarratorApp(App[int]):
     def on_setup_screen_preview_requested(self) -> None:
         assert self.game is not None
         wpm = self.engine.settings.rate_for(self.game.lang)
+        from narrator.tui.screens.preview import PreviewScreen
+
         self.push_screen(PreviewScreen(self.game, wpm, self.audio_problem))
 
     def on_setup_screen_play_requested(self) -> None:
@@ -194,10 +223,14 @@ class NarratorApp(App[int]):
             self.notify(problem, severity="error")
             self.on_preview_screen_export_requested()
             return
+        from narrator.tui.screens.night import NightScreen
+
         runner = self.session.open_phase("night", start=False)
         self.push_screen(NightScreen(self.game, runner, autostart=True), self._night_over)
 
     def _night_over(self, result: str | None) -> None:
+        from narrator.tui.screens.day import DayScreen
+
         if result == "finished" and self.game is not None:
             runner = self.session.open_phase("day", start=False)
             self.push_screen(DayScreen(self.game, runner, autostart=True))
@@ -229,6 +262,8 @@ class NarratorApp(App[int]):
         def chosen(path: Path | None) -> None:
             if path is not None:
                 self.export(game, path)
+
+        from narrator.tui.screens.export import ExportDialog
 
         self.push_screen(ExportDialog(default), chosen)
 
@@ -271,6 +306,8 @@ class NarratorApp(App[int]):
 
     # -- actions everywhere ----------------------------------------------------------
     def action_help(self) -> None:
+        from narrator.tui.screens.help import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
@@ -280,6 +317,8 @@ class NarratorApp(App[int]):
                 self._save(settings)
                 self.apply_language()
                 self.notify(text.t("Settings saved."))
+
+        from narrator.tui.screens.settings import SettingsScreen
 
         if not isinstance(self.screen, SettingsScreen):
             self.push_screen(SettingsScreen(self.settings, self.choices), saved)

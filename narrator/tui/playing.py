@@ -12,11 +12,9 @@ the call that failed and `e` exports the night to a sound file instead.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from typing import ClassVar
 
-from textual._styles_cache import StylesCache
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
@@ -26,6 +24,7 @@ from narrator.session.game import Game
 from narrator.session.phase import PhaseEvent, PhaseRunner, PhaseState
 from narrator.tui.screens.confirm import ConfirmDialog
 from narrator.tui.text import t
+from narrator.tui.textual_internals import clear_style_caches
 
 
 class ScriptScreen(Screen[str]):
@@ -100,8 +99,7 @@ class ScriptScreen(Screen[str]):
         # the cache object itself (`StylesCache.get_inner_outer`): every screen of the
         # evening stays in memory until 1024 pile up (~1 MB a night in the soak).
         # A phase screen is a good moment to let them go.
-        with contextlib.suppress(AttributeError):
-            StylesCache.get_inner_outer.cache_clear()
+        clear_style_caches()
 
     def halt(self) -> None:
         """Silence at once and stop listening (the runner frees its playbacks)."""

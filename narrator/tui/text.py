@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 from textual.app import ComposeResult
 from textual.widget import Widget
-from textual.widgets._footer import FooterKey
 
 from narrator.i18n import LANGUAGES, N_, gettext, is_rtl, ngettext
 from narrator.i18n.bidi import BIDI_MODES, BidiMode, shaping_on, visual
+from narrator.tui.textual_internals import FooterKey
 from narrator.tui.widgets.footer import Footer
 
 

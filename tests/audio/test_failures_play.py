@@ -32,6 +32,7 @@ RATE = 22050
 LINE = re.compile(r"^(\d+):(\d\d\.\d)  (.+)$")
 
 
+@pytest.mark.realtime  # starts a sound server of its own
 @pytest.mark.skipif(bool(missing_tools()), reason="needs pulseaudio and pulseaudio-utils")
 def test_killing_the_sound_server_5_s_into_play_is_exit_3_and_one_line(tmp_path: Path) -> None:
     with sound_server(tmp_path / "pulse") as server:

@@ -53,6 +53,7 @@ def starved_output() -> Iterator[None]:
     player.output_latency.reset()
 
 
+@pytest.mark.xdist_group("timing")  # measures time itself: see tests/conftest.py
 @pytest.mark.usefixtures("starved_output")
 def test_after_an_underrun_short_calls_are_heard_whole(
     sound_server: SoundServer, tmp_path: Path

@@ -75,3 +75,34 @@ def test_nights_days_and_turns_leave_nothing_open(
     first = seen[0]
     assert all(s == first for s in seen[1:]), seen  # flat after the first round
     assert not [t for t in threading.enumerate() if t.name == "narrator-phase"]
+
+
+class _SlowSynth(FakeSynth):
+    """A voice that takes its time over each line, and tells when it is speaking."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.speaking = threading.Event()
+
+    def synthesize(self, line: object) -> object:  # type: ignore[override]
+        self.speaking.set()
+        time.sleep(0.3)
+        return super().synthesize(line)  # type: ignore[arg-type]
+
+
+def test_closing_mid_night_waits_for_the_line_being_synthesised(
+    sound_server: SoundServer, tmp_path: Path
+) -> None:
+    """The app ended by a signal mid-night closes its engine and exits: a line still
+    being synthesised on the render-ahead thread must be finished first, or a neural
+    voice is mid-inference at exit (onnxruntime aborted the app: status 134)."""
+    synth = _SlowSynth()
+    engine = AudioEngine(AudioSettings(bed=False), tmp_path, synthesizer=synth)
+    lines = [Say(f"Line number {i}, said slowly.") for i in range(8)]
+    playback = engine.play(_script(*lines))
+    synth.speaking.clear()
+    assert synth.speaking.wait(10), "the night was not rendered ahead"
+    engine.close()
+    ahead = [t for t in threading.enumerate() if t.name == "narrator-render-ahead"]
+    assert ahead == [], "a render-ahead thread outlived the engine"
+    assert playback.finished

@@ -66,7 +66,8 @@ def test_one_event_per_sounding_step_in_order(engine: AudioEngine) -> None:
     starts = [e.start for e in timeline.events]
     assert starts == sorted(starts)
     out = timeline.to_dict()
-    assert set(out) == {"sample_rate", "duration", "events"}
+    # the voice it was spoken in: tests/audio/test_packaged_voices.py names it
+    assert set(out) == {"sample_rate", "duration", "events", "voice"}
     assert out["events"][0] == {
         "kind": "say",
         "step": 0,

@@ -26,7 +26,8 @@ from tests.audio.conftest import FakeSynth, night, sample_night
 from tests.audio.measure import local_lag, offset_of, silent_runs
 from tests.audio.soundserver import RATE, SoundServer
 
-pytestmark = pytest.mark.audio
+# Measures time itself: one at a time under xdist (see tests/conftest.py).
+pytestmark = [pytest.mark.audio, pytest.mark.xdist_group("timing")]
 TOLERANCE = round(0.010 * RATE)  # 10 ms
 NARRATOR = [sys.executable, "-m", "narrator.cli"]
 SMALL_NIGHT = ["onuw", "--players", "3", "--roles", "werewolf:2,villager:3,tanner", "--pace", "0.1"]

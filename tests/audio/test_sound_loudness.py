@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
+import soundfile as sf
 
-from narrator.audio.loudness import CEILING_DBTP, TARGET_LUFS, fade, normalise, true_peak_db
+from narrator.audio.loudness import (
+    CEILING_DBTP,
+    TARGET_LUFS,
+    fade,
+    loudness,
+    moving_mean,
+    moving_min,
+    normalise,
+    true_peak_db,
+)
 from tests.audio import sound
 
 pytestmark = pytest.mark.audio
@@ -60,3 +75,59 @@ def test_normalise_meets_the_target_whatever_the_input_level() -> None:
         assert sound.lufs(out, rate) == pytest.approx(TARGET_LUFS, abs=0.3)
         assert true_peak_db(out, rate) <= CEILING_DBTP + 0.05
     assert fade(np.ones(rate, np.float32), rate)[0] == 0.0
+
+
+def _signals(rate: int) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(rate)
+    t = np.arange(int(2.3 * rate)) / rate
+    return {
+        "noise": rng.normal(0, 0.1, len(t)),
+        "50 Hz": 0.3 * np.sin(2 * np.pi * 50 * t),  # where the high-pass bites
+        "3 kHz": 0.3 * np.sin(2 * np.pi * 3000 * t),  # on the shelf
+        "bursts": rng.normal(0, 0.1, len(t)) * (t % 0.7 < 0.2) + 1e-5 * rng.normal(0, 1, len(t)),
+        "one block": rng.normal(0, 0.1, int(0.41 * rate)),
+        "quiet": 1e-4 * rng.normal(0, 1, len(t)),  # under the absolute gate
+    }
+
+
+@pytest.mark.parametrize("rate", [16000, 22050, 24000, 44100, 48000])
+def test_the_meter_reads_what_pyloudnorm_reads(rate: int) -> None:
+    """The meter is numpy alone (no scipy on the first call's path); pyloudnorm, the
+    reference BS.1770-4 implementation, is what it must agree with."""
+    pyloudnorm = pytest.importorskip("pyloudnorm")
+    for name, x in _signals(rate).items():
+        x32 = x.astype(np.float32)
+        reference = pyloudnorm.Meter(rate).integrated_loudness(x32.astype(np.float64))
+        ours = loudness(x32, rate)
+        if np.isinf(reference):
+            assert np.isinf(ours), name
+        else:
+            assert ours == pytest.approx(reference, abs=0.01), name
+    assert loudness(np.zeros(rate, np.float32), rate) == float("-inf")
+
+
+@pytest.mark.parametrize("size", [2, 3, 110, 111, 120, 241])
+def test_the_limiter_s_windows_are_scipy_s(size: int) -> None:
+    ndimage = pytest.importorskip("scipy.ndimage")
+    x = np.random.default_rng(size).random(5000)
+    x[1000:1300] = 0.2  # a run, as a limiter's gain has
+    assert np.array_equal(moving_min(x, size), ndimage.minimum_filter1d(x, size, mode="nearest"))
+    expected = ndimage.uniform_filter1d(x, size, mode="nearest")
+    assert np.allclose(moving_mean(x, size), expected, atol=1e-12)
+
+
+def test_a_night_renders_and_is_normalised_without_scipy_or_pyloudnorm(tmp_path: Path) -> None:
+    """They are the tests' reference, not narrator's dependencies (pyproject): a user's
+    install has neither. A fresh cache, so every call is normalised in this process."""
+    block = "import sys; sys.modules.update(scipy=None, pyloudnorm=None); "
+    run = "from narrator.cli import main; sys.exit(main())"
+    out = tmp_path / "night.wav"
+    args = ["render", "secret_moon", "--players", "5", "--lang", "it", "--no-bed"]
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    done = subprocess.run(
+        [sys.executable, "-c", block + run, *args, "--out", str(out)],
+        capture_output=True, text=True, timeout=180, env=env, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    samples, rate = sf.read(out, dtype="float32")
+    assert sound.lufs(samples, rate) == pytest.approx(TARGET_LUFS, abs=1.0)

@@ -145,7 +145,7 @@ def test_render_command_writes_sound_and_timeline_and_keeps_stdout_clean(
     assert "Audio saved" not in out.stdout + out.stderr
     assert out.stdout.splitlines()[0].startswith(f"wrote {tmp_path / 'n.ogg'}")
     timeline = json.loads((tmp_path / "t.json").read_text())
-    assert set(timeline) == {"sample_rate", "duration", "events"}
+    assert set(timeline) == {"sample_rate", "duration", "voice", "events"}
     kinds = [e["kind"] for e in timeline["events"]]
     assert kinds.count("say") == 6 and kinds.count("pause") == 4
     assert all({"kind", "role", "text", "start", "end"} <= set(e) for e in timeline["events"])
@@ -181,7 +181,8 @@ def test_no_speech_engine_is_exit_3_with_the_install_command(tmp_path: Path) -> 
     (fake / "__init__.py").write_text("raise ImportError('espeakng_loader is hidden')\n")
     out = subprocess.run(
         [sys.executable, "-m", "narrator.cli", "render", "onuw", "--players", "3"]
-        + ["--roles", "werewolf:2,villager:3,tanner", "--out", str(tmp_path / "n.wav")],
+        + ["--roles", "werewolf:2,villager:3,tanner", "--out", str(tmp_path / "n.wav")]
+        + ["--voice", "en"],  # espeak-ng's English (heart, the default, needs no espeak)
         capture_output=True,
         text=True,
         env={

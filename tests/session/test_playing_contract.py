@@ -28,7 +28,9 @@ def _night(*steps: Step) -> Script:
     return Script("test", "night", 1, "en", 5, (), tuple(steps))
 
 
-@pytest.fixture(params=["silent", pytest.param("real", marks=pytest.mark.audio)])
+@pytest.fixture(
+    params=["silent", pytest.param("real", marks=[pytest.mark.audio, pytest.mark.realtime])]
+)
 def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[NightEngine]:
     made: NightEngine
     if request.param == "silent":

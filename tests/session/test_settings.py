@@ -65,3 +65,14 @@ def test_a_read_only_config_folder_is_reported_not_a_crash(read_only_folder: Pat
     assert (read_only_folder / "settings.json").read_bytes() == b"{oops"
     with pytest.raises(OSError):  # the app turns this into one line (tests/tui/test_app.py)
         store.save(Settings(language="it"))
+
+
+def test_the_sounds_defaults_are_the_audio_layers() -> None:
+    """One default per setting: the session (which imports no narrator.audio) keeps
+    the same defaults as AudioSettings, and audio_settings() of fresh settings gives
+    exactly the audio layer's defaults."""
+    from narrator.audio.settings import AudioSettings
+    from narrator.session import Settings
+    from narrator.session.engine import audio_settings
+
+    assert audio_settings(Settings()) == AudioSettings()

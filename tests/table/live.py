@@ -58,7 +58,11 @@ class Live:
         return body["player"], body["token"]
 
     def host(self, action: str, body: Any = None) -> tuple[int, Any]:
-        return self.call("POST", f"/api/host/{action}", body or {}, token=self.host_token)
+        """A host command; `next` and `end` are pressed in the table's phase now."""
+        body = dict(body or {})
+        if action in ("next", "end"):
+            body.setdefault("from", self.table.phase)
+        return self.call("POST", f"/api/host/{action}", body, token=self.host_token)
 
 
 @contextmanager
@@ -71,12 +75,13 @@ def live_table(
     limit: RateLimit | None = None,
     options: Options | None = None,
     table: Table | None = None,
+    port: int = 0,
 ) -> Iterator[Live]:
     table = table or Table(ruleset(game), lang, options=options or Options())
     host = TableHost(
         table, voice or silent_voice(), save_path=save_path, limit=limit or RateLimit(1000, 1000)
     )
-    host.start("127.0.0.1", 0)
+    host.start("127.0.0.1", port)
     try:
         yield Live(host)
     finally:

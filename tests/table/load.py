@@ -8,6 +8,7 @@ WebSocket, as a browser holds it; the host is driven over HTTP with its token.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ class Phone:
     result_at: float = 0.0  # perf_counter() when the result reached it
     announced: float = 0.0  # from the last vote of all sent to the result on this phone
     changed: asyncio.Event = field(default_factory=asyncio.Event)
+    session: Any = None  # its own connections, from its own address
 
 
 async def _listen(ws: aiohttp.ClientWebSocketResponse, phone: Phone) -> None:
@@ -62,11 +64,18 @@ async def crowd(base: str, room: str, host_token: str, count: int) -> list[Phone
     """`count` phones play one accusation round of a many-night game; their timings."""
     host = {"Authorization": f"Bearer {host_token}"}
     phones = [Phone(f"Player {i + 1}") for i in range(count)]
-    async with aiohttp.ClientSession() as session:
+    # Every phone from an address of its own, as phones on a Wi-Fi are (the server
+    # caps the connections of one address): 127.0.0.10, .11, ... on loopback.
+    for i, phone in enumerate(phones):
+        connector = aiohttp.TCPConnector(local_addr=(f"127.0.0.{10 + i}", 0))
+        phone.session = aiohttp.ClientSession(connector=connector)
+    async with aiohttp.ClientSession() as session, contextlib.AsyncExitStack() as stack:
+        for phone in phones:
+            await stack.enter_async_context(phone.session)
 
         async def join(phone: Phone) -> None:
             t0 = time.perf_counter()
-            async with session.post(
+            async with phone.session.post(
                 f"{base}/api/join", json={"name": phone.name, "room": room}
             ) as r:
                 body = await r.json()
@@ -76,7 +85,7 @@ async def crowd(base: str, room: str, host_token: str, count: int) -> list[Phone
 
         await asyncio.gather(*(join(p) for p in phones))
         sockets = [
-            await session.ws_connect(f"{base.replace('http', 'ws')}/ws?token={p.token}")
+            await p.session.ws_connect(f"{base.replace('http', 'ws')}/ws?token={p.token}")
             for p in phones
         ]
         listeners = [
@@ -88,19 +97,22 @@ async def crowd(base: str, room: str, host_token: str, count: int) -> list[Phone
                 assert r.status == 200, await r.text()
             for phone in phones:
                 phone.dealt = await _until(phone, lambda v: v["me"]["role"] is not None) - t0
-            for _ in range(3):  # cards -> night -> day -> accusation
-                async with session.post(f"{base}/api/host/next", json={}, headers=host) as r:
+            for phase in ("cards", "night", "day"):  # cards -> night -> day -> accusation
+                body = {"from": phase}
+                async with session.post(f"{base}/api/host/next", json=body, headers=host) as r:
                     assert r.status == 200, await r.text()
             await asyncio.gather(
                 *(_until(p, lambda v: v["state"]["phase"] == "accusation") for p in phones)
             )
 
             async def vote(phone: Phone) -> None:
-                target = 1 if phone.seat != 1 else 2
+                # seats 1 and 30 accuse seat 2, the rest seat 1: the most accused and
+                # the runner-up (not every other vote on one player: no stake at once)
+                target = 2 if phone.seat in (1, 30) else 1
                 headers = {"Authorization": f"Bearer {phone.token}"}
                 since = len(phone.views)
                 t0 = phone.vote_sent = time.perf_counter()
-                async with session.post(
+                async with phone.session.post(
                     f"{base}/api/vote", json={"target": target}, headers=headers
                 ) as r:
                     assert r.status == 200, await r.text()

@@ -63,7 +63,12 @@ def test_a_token_reads_only_its_own_card_and_no_public_view_holds_one() -> None:
             me = live.call("GET", "/api/me", token=token)[1]
             assert me["seat"] == seat and me["role"] == cards[seat]
         state = live.call("GET", "/api/state")[1]
-        text = json.dumps({k: v for k, v in state.items() if k not in ("role_names", "team_names")})
+        # the deck is public (the roles in the game and how many, audit 3, finding 2),
+        # never who holds which: nothing else in the public view names a card
+        assert state["deck"] == dict(live.table.roles)
+        assert sum(state["deck"].values()) == len(cards) + len(live.table.unseen)
+        public = ("role_names", "team_names", "deck")
+        text = json.dumps({k: v for k, v in state.items() if k not in public})
         assert all(f'"{card}"' not in text for card in set(cards.values()) | set(live.table.unseen))
         assert all(set(p) == {"name", "seat", "alive"} for p in state["players"])
         # the WebSocket of seat 2 carries seat 2's card and nobody else's
@@ -73,7 +78,9 @@ def test_a_token_reads_only_its_own_card_and_no_public_view_holds_one() -> None:
         # the host sees the players, never a card
         host_view = asyncio.run(ws_views(live, live.host_token, 1))[0]
         assert "me" not in host_view and host_view["state"]["reveal"] is None
-        host_text = json.dumps({k: v for k, v in host_view["state"].items() if k != "role_names"})
+        host_text = json.dumps(
+            {k: v for k, v in host_view["state"].items() if k not in ("role_names", "deck")}
+        )
         assert all(f'"{card}"' not in host_text for card in set(cards.values()))
 
 
@@ -153,7 +160,7 @@ def test_bad_bodies_get_one_clear_line() -> None:
         status, body = live.call(
             "POST", "/api/join", {"name": "Ann\u202e", "room": live.table.room}
         )
-        assert status == 400 and "control character" in body["error"]
+        assert status == 400 and "invisible character" in body["error"]
         assert live.call("GET", "/nothing")[0] == 404
 
 
@@ -217,13 +224,12 @@ def test_the_voice_names_the_dead(tmp_path: Path) -> None:
             live.call("POST", "/api/vote", {"target": target}, token=tokens[voter])
         said = live.voice.said
         assert said[0].startswith("Carte distribuite")
-        # the ruleset's count, then the result by name
-        assert any(
-            x.startswith("Tre. Due.") and x.endswith("I voti sono arrivati. Muoiono Ann e Cy.")
-            for x in said
-        )
+        # the result by name, with no count after the phones' vote has closed (audit 3,
+        # finding 13)
+        assert "I voti sono arrivati. Muoiono Ann e Cy." in said
+        assert not any("Tre. Due." in x for x in said)
         assert any(line.startswith("Vincono") or "non vince nessuno" in line for line in said)
-        assert sum("aveva" in line for line in said) == 4
+        assert sum("aveva la carta" in line for line in said) == 4
 
 
 def test_a_restarted_server_resumes_the_saved_game(tmp_path: Path) -> None:
@@ -236,6 +242,14 @@ def test_a_restarted_server_resumes_the_saved_game(tmp_path: Path) -> None:
         card = live.call("GET", "/api/me", token=tokens[1])[1]["role"]
     table = load_saved(path, ruleset("onuw"))
     with live_table(table=table) as live:
+        # the cards and the live vote were sealed: one phone back does not open them
+        me = live.call("GET", "/api/me", token=tokens[1])[1]
+        assert me["role"] is None and me["my_vote"] is None and me["phase"] == "vote"
+        status, body = live.call("POST", "/api/vote", {"target": 1}, token=tokens[1])
+        assert status == 409 and "opens when 1 more player" in str(body)
+        assert live.host("next")[0] == 409
+        assert live.call("GET", "/api/state")[1]["sealed"] == 1
+        live.call("GET", "/api/me", token=tokens[2])  # the second phone back: it opens
         me = live.call("GET", "/api/me", token=tokens[1])[1]
         assert me["role"] == card and me["phase"] == "vote"
         assert live.call("GET", "/api/me", token=tokens[0])[1]["my_vote"] == 3
@@ -268,18 +282,43 @@ def test_one_token_cannot_pile_up_websockets() -> None:
                 sockets = [await session.ws_connect(url) for _ in range(10)]
                 for ws in sockets:
                     await ws.receive(timeout=5)
-                closed = []
-                for ws in sockets:  # a closed one gets the close frame; an open one waits
-                    try:
-                        msg = await ws.receive(timeout=0.5)
-                        closed.append(
-                            msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
-                        )
-                    except TimeoutError:
-                        closed.append(False)
+
+                async def is_closed(ws: aiohttp.ClientWebSocketResponse) -> bool:
+                    # a closed one gets the close frame (perhaps after a push already
+                    # on its way); an open one gets pushes or nothing, and waits it out
+                    loop = asyncio.get_running_loop()
+                    deadline = loop.time() + 3
+                    while (left := deadline - loop.time()) > 0:
+                        try:
+                            msg = await ws.receive(timeout=left)
+                        except TimeoutError:
+                            return False
+                        if msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+                            return True
+                    return False
+
+                # all at once: one wait of 2 s, long enough for a busy machine's close frames
+                closed = list(await asyncio.gather(*(is_closed(ws) for ws in sockets)))
                 for ws in sockets:
                     await ws.close()
                 return closed
 
         closed = asyncio.run(open_many())
         assert closed.count(False) == 4 and closed[-4:] == [False] * 4  # the newest stay
+
+
+def test_the_phone_page_s_words_come_from_the_app_s_catalogues() -> None:
+    """One set of words (issue 15): the page's words and the voice's sentences are
+    the app's gettext catalogues, en/it/fa; an unknown language is one line, 400."""
+    from narrator.i18n import gettext
+    from narrator.table.lines import PAGE, line
+
+    with live_table(lang="it") as live:
+        status, words = live.call("GET", "/api/words")
+        assert status == 200 and set(words) == set(PAGE)
+        assert words["night"] == gettext("it", PAGE["night"]) == "Notte"
+        status, persian = live.call("GET", "/api/words?lang=fa")
+        assert status == 200 and persian["join"] == "ورود"
+        status, body = live.call("GET", "/api/words?lang=xx")
+        assert status == 400 and "no words in 'xx'" in body["error"]
+    assert line("no_victims", "it") == "Questa notte nessuno ha lasciato la partita."

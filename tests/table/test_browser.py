@@ -9,103 +9,44 @@ docs/table/ when NARRATOR_SCREENSHOTS=1, else to the test's temporary folder.
 
 from __future__ import annotations
 
-import os
-import re
-import shutil
-from collections.abc import Iterator
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from narrator.table import Options
+from narrator.moderator import Step
+from narrator.table import Options, Table
 from narrator.table.voice import silent_voice
-from tests.table.live import Live, live_table
+from tests.table.live import live_table
+from tests.table.phones import (
+    HeldClock,
+    go_on,
+    held_game,
+    hold_at_every_call,
+    hold_card,
+    join,
+    phone,
+    play_night,
+    seat_phones,
+    wait_phase,
+)
+from tests.table.test_night_live import FastClock, rig
+from tests.unit.helpers import ruleset
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[dev]'")
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-]  # fmt: skip
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "table"
 
-# Anything that could make a sound or buzz is replaced by a trap that counts calls.
-TRAPS = """
-window.__noise = 0;
-navigator.vibrate = () => { window.__noise++; return false; };
-window.AudioContext = window.webkitAudioContext = function () { window.__noise++; };
-HTMLMediaElement.prototype.play = function () { window.__noise++; return Promise.reject(); };
-"""
-
-pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("no chromium: apt-get install chromium (scripts/test installs it)")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    if os.environ.get("NARRATOR_SCREENSHOTS") == "1":
-        DOCS.mkdir(parents=True, exist_ok=True)
-        return DOCS
-    return tmp_path
-
-
-def phone(browser: Any, url: str) -> Any:
-    context = browser.new_context(
-        viewport={"width": 390, "height": 780},
-        device_scale_factor=2,
-        is_mobile=True,
-        has_touch=True,
-    )
-    context.add_init_script(TRAPS)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    page.goto(url)
-    return page
-
-
-def join(page: Any, name: str) -> None:
-    page.fill("#name", name)
-    page.click("#join-button")
-    page.wait_for_selector(f"#who:text-matches('· {re.escape(name)}$')")
-
-
-def wait_phase(live: Live, pages: list[Any], title: str) -> None:
-    for page in pages:
-        page.wait_for_selector(f"#title:text-is('{title}')")
-
-
-def screen_text(page: Any) -> str:
-    """What the phone shows, without its own seat and name in the corner."""
-    return str(
-        page.evaluate(
-            "() => [...document.querySelectorAll('#play > :not(header)')].map(e => e.hidden ? '' : e.innerText).join('|')"
-        )
-    )
-
-
-def hold_card(page: Any) -> str:
-    box = page.locator("#card").bounding_box()
-    page.mouse.move(box["x"] + 20, box["y"] + 20)
-    page.mouse.down()
-    try:
-        return str(page.inner_text("#card"))
-    finally:
-        page.mouse.up()
+# One Chromium per module (tests/table/conftest.py): one worker runs them under xdist
+# (see tests/conftest.py).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
 
 
 def test_one_night_on_six_phones(browser: Any, shots: Path) -> None:
     names = ["Ann", "Bo", "<i>Cy</i>", "Dara", "سارا", "Flo"]
-    with live_table("onuw", options=Options(vote_seconds=120)) as live:
+    clock = HeldClock(20)  # the voice fast, and still at its first call (every phone sees it)
+    options = Options(vote_seconds=120)
+    with live_table("onuw", options=options, voice=silent_voice(clock=clock)) as live:
+        hold_at_every_call(live, clock)
         url = f"{live.base}/?room={live.table.room}"
         pages = [phone(browser, url) for _ in names]
         assert pages[0].input_value("#room") == live.table.room
@@ -135,16 +76,16 @@ def test_one_night_on_six_phones(browser: Any, shots: Path) -> None:
         pages[1].mouse.down()
         pages[1].screenshot(path=str(shots / "card.png"))
         pages[1].mouse.up()
-        # the night: every phone shows the same screen, with nothing to press
-        host.click("#next")
+        # the night: every phone gets a prompt of the same kind at the same moment
+        go_on(host)
         wait_phase(live, pages, "Night")
-        assert len({screen_text(p) for p in pages}) == 1
         for page in pages:
-            assert page.locator("button:visible").count() == 0
-        host.click("#next")
+            page.wait_for_selector("#choices .prompt")
+        assert len({p.locator("#choices button:visible").count() for p in pages}) == 1
+        go_on(host)
         wait_phase(live, pages, "Day")
         assert pages[0].locator("#card").is_hidden()  # One Night: no looking by day
-        host.click("#next")
+        go_on(host)
         wait_phase(live, pages, "Vote")
         targets = [2, 1, 2, 2, 1, 1]  # Bo and Ann tie on three: both die
         for page, target in zip(pages[:-1], targets, strict=False):
@@ -168,19 +109,104 @@ def test_one_night_on_six_phones(browser: Any, shots: Path) -> None:
         assert all(p.evaluate("window.__noise") == 0 for p in pages)
 
 
+def test_a_one_night_night_answered_on_five_phones(browser: Any, shots: Path) -> None:
+    """Nobody knows the cards: the Robber robs on her phone, the Troublemaker swaps,
+    the Seer looks, the others answer decoys; the end shows the cards after and as
+    dealt, and the winners follow the cards after the night."""
+    names = ["Ann", "Bo", "Cy", "Dee", "Eve"]
+    with held_game("onuw", pace=0.1, options=Options(vote_seconds=120)) as (live, clock):
+        pages = seat_phones(browser, live, names)
+        deck = {"werewolf": 2, "seer": 1, "robber": 1, "troublemaker": 1, "villager": 3}
+        assert live.host("start", {"roles": deck})[0] == 200
+        cards = ["robber", "werewolf", "seer", "troublemaker", "villager"]
+        rig(live, cards, ["werewolf", "villager", "villager"])
+        wait_phase(live, pages, "Look at your card")
+        live.host("next")
+        wait_phase(live, pages, "Night")
+        shot: list[str] = []
+
+        def look(step: Step) -> None:
+            """While the Robber's call is held open: Ann's real prompt, and Bo's decoy
+            beside it, alike but for the words. The Troublemaker's Done waits for two
+            players (the server would refuse one, with a line she must read)."""
+            if step.role == "troublemaker":
+                dee = pages[3]
+                dee.wait_for_function("id => promptId === id", arg=step.id)
+                assert dee.locator("#send").is_enabled()  # nothing: she may swap no one
+                dee.click("#choices button[data-option='seat:1']")
+                assert dee.locator("#send").is_disabled()  # one player is no swap
+                dee.click("#choices button[data-option='seat:1']")  # untick: as it was
+            if step.role != "robber":
+                return
+            for page in pages[:2]:
+                page.wait_for_function("id => promptId === id", arg=step.id)
+            real, decoy = pages[0], pages[1]
+            assert "Robber" in real.inner_text("#choices .prompt")
+            options = "#choices button[data-option]"
+            assert real.locator(options).count() == decoy.locator(options).count()
+            real.screenshot(path=str(shots / "night-prompt.png"))
+            decoy.screenshot(path=str(shots / "night-decoy.png"))
+            shot.append(step.id)
+
+        play_night(
+            live,
+            pages,
+            clock,
+            {
+                "robber": {0: ["seat:2"]},  # Ann robs Bo
+                "troublemaker": {3: ["seat:2", "seat:3"]},  # Dee swaps Bo and Cy
+                "seer": {2: ["seat:1"]},  # Cy looks at Ann
+            },
+            before=look,
+        )
+        assert shot
+        wait_phase(live, pages, "Day")
+        # Ann the Robber took a card and learned it: in her journal, held only
+        box = pages[0].locator("#journal").bounding_box()
+        pages[0].mouse.move(box["x"] + 20, box["y"] + 20)
+        pages[0].mouse.down()
+        journal = pages[0].inner_text("#journal")
+        pages[0].screenshot(path=str(shots / "journal.png"))
+        pages[0].mouse.up()
+        assert "Night 1" in journal and "Night 1" not in pages[0].inner_text("#journal")
+        engine = live.table.engine
+        assert engine is not None
+        assert any(e.kind == "swap_own" and e.seat == 0 for e in engine.log)  # Ann robbed
+        assert any(e.kind == "swap" and e.seat == 3 for e in engine.log)  # Dee swapped two
+        live.host("next")
+        wait_phase(live, pages, "Vote")
+        for i, page in enumerate(pages):  # Bo (seat 2) votes for Ann, the rest for Bo
+            page.click(f"#choices button[data-seat='{1 if i == 1 else 2}']")
+        wait_phase(live, pages, "The end")
+        text = pages[0].inner_text("#list")
+        assert "Dealt: " in text  # the cards as dealt, beside the cards after the night
+        pages[0].screenshot(path=str(shots / "recap.png"))
+        reveal = live.table.reveal
+        assert reveal is not None and reveal["dealt"]["1"] == "robber"
+        assert reveal["cards"]["1"] == engine.seats[0].card.identity
+        # Ann robbed Bo's werewolf, Dee swapped Bo (now the Robber) and Cy (the Seer):
+        # Bo dies holding the Seer, Ann holds a werewolf: the werewolves win
+        assert [reveal["cards"][k] for k in "123"] == ["werewolf", "seer", "robber"]
+        assert reveal["winners"]["teams"] == ["werewolves"]
+        assert all(p.evaluate("window.__noise") == 0 for p in pages)
+
+
 def test_a_lupus_day_on_eight_phones(browser: Any, shots: Path) -> None:
     names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
-    voice = silent_voice()
+    # the ballot told voter by voter, fast; the night held still until every phone
+    # has shown it (a night at 20 times its pace is over in seconds, and the voice's
+    # end of the night moves the table on to the day: a slow browser missed the night)
+    clock = HeldClock(20)
+    voice = silent_voice(clock=clock)
     with live_table("lupus", voice=voice) as live:
-        url = f"{live.base}/?room={live.table.room}"
-        pages = [phone(browser, url) for _ in names]
-        for page, name in zip(pages, names, strict=True):
-            join(page, name)
+        pages = seat_phones(browser, live, names)
         assert live.host("start")[0] == 200
+        clock.hold()
         live.host("next")
         wait_phase(live, pages, "Night")
         assert live.host("eliminate", {"seat": 8})[0] == 200  # the wolves' victim
         live.host("next")
+        clock.release()
         wait_phase(live, pages, "Day")
         ghost = pages[7]
         ghost.wait_for_selector("body.ghost")
@@ -208,7 +234,110 @@ def test_a_lupus_day_on_eight_phones(browser: Any, shots: Path) -> None:
         for page, target in zip([pages[i] for i in (0, 3, 4, 5, 6)], [2, 2, 3, 2, 3], strict=True):
             page.click(f"#choices button[data-seat='{target}']")
         wait_phase(live, pages, "The verdict")
-        assert voice.said[-1] == "By the votes of the village, Bo leaves the game."
+        # the ballot is told voter by voter, then the verdict in Lupus's own words
+        assert voice.said[-2].startswith("Ann votes against Bo.")
+        assert voice.said[-1] == "The village executes Bo: Bo is now a Ghost."
         pages[1].wait_for_selector("body.ghost")
         assert "Bo (out)" in pages[0].inner_text("#list")
+        assert all(p.evaluate("window.__noise") == 0 for p in pages)
+
+
+def test_a_double_tap_on_go_on_moves_one_phase_and_ending_asks_first(browser: Any) -> None:
+    """Each host command names the phase it was pressed in: the second tap of a double
+    tap reaches a table that moved on, is refused (409) and changes nothing. "End the
+    game" shows every card, so it asks first; saying no changes nothing."""
+    with live_table("onuw") as live:
+        pages = seat_phones(browser, live, ["Ann", "Bo", "Cy"])
+        host = phone(browser, f"{live.base}/host#token={live.host_token}")
+        host.clock.install()  # the page's own clock, which the test may stop
+        host.reload()
+        host.wait_for_selector("#players li:nth-child(3)")
+        host.click("#start")
+        wait_phase(live, pages, "Look at your card")
+        host.dblclick("#next")  # two clicks as fast as a thumb: cards -> night, once
+        wait_phase(live, pages, "Night")
+        # the second request is answered (refused) -- then the table must still be at night
+        host.wait_for_selector("#error:has-text('moved on')")  # no eval: the page's CSP
+        assert live.table.phase == "night"
+        assert "moved on" in host.inner_text("#error")
+        # The race a fast table wins: the new phase reaches the page between the two
+        # taps. The page's clock stopped, the second tap comes "at once" after the
+        # first, though the page already shows the day: it counts for the night.
+        host.clock.pause_at(time.time() + 3600)
+        host.click("#next")  # night -> day
+        host.wait_for_selector("#phase:has-text('Day')")
+        host.click("#next")
+        host.wait_for_selector("#error:has-text('moved on from night')")
+        assert live.table.phase == "day"
+        asked: list[str] = []
+
+        def answer(dialog: Any, accept: bool) -> None:
+            asked.append(dialog.message)
+            dialog.accept() if accept else dialog.dismiss()
+
+        host.once("dialog", lambda d: answer(d, False))
+        host.click("#end")
+        host.wait_for_timeout(300)
+        assert asked == ["End the game now? Every card will be shown to everyone."]
+        assert live.table.phase == "day"
+        host.once("dialog", lambda d: answer(d, True))
+        host.click("#end")
+        wait_phase(live, pages, "The end")
+        assert live.table.phase == "end"
+
+
+def test_a_host_command_without_its_phase_or_from_an_old_phase_changes_nothing() -> None:
+    with live_table("onuw") as live:
+        for name in ("Ann", "Bo", "Cy"):
+            live.join(name)
+        host = live.host_token
+        assert live.call("POST", "/api/host/start", {}, token=host)[0] == 200
+        assert live.call("POST", "/api/host/next", {}, token=host)[0] == 400
+        assert live.call("POST", "/api/host/next", {"from": "cards"}, token=host)[0] == 200
+        status, body = live.call("POST", "/api/host/next", {"from": "cards"}, token=host)
+        assert status == 409 and "moved on from cards" in str(body)
+        assert live.call("POST", "/api/host/end", {"from": "lobby"}, token=host)[0] == 409
+        assert live.table.phase == "night"
+
+
+def test_a_secret_moon_round_played_on_six_phones(browser: Any, shots: Path) -> None:
+    """Secret Moon with the cards dealt by the phones (audit 3, finding 30): on their
+    turn a Guard inspects a card in the centre (only she learns it, in her journal),
+    Ann questions Dee, who answers as the Minister and is shown, and the Wanderer
+    captures him: the engine ends the game and every phone shows the winners."""
+    names = ["Ann", "Bo", "Cy", "Dee", "Eve", "Flo"]
+    voice = silent_voice(clock=FastClock(20))
+    table = Table(ruleset("secret_moon"), "en")
+    table.pace = 0.1
+    with live_table(table=table, voice=voice) as live:
+        pages = seat_phones(browser, live, names)
+        assert live.host("start")[0] == 200
+        cards = ["princess", "wanderer", "priestess", "minister", "guard", "guard"]
+        rig(live, cards, ["guard", "guard"])
+        live.host("next")
+        wait_phase(live, pages, "Day")  # the night (the Princess and the Wanderer meet)
+        eve = pages[4]
+        eve.click("button[data-action='inspect']")
+        eve.click("button[data-option='centre:1']")
+        eve.screenshot(path=str(shots / "secret-moon-turn.png"))
+        eve.click("#play-turn")
+        for page in pages:
+            page.wait_for_selector("#said:has-text('Eve secretly inspects centre card 1.')")
+        assert all("Guard" not in page.inner_text("#said") for page in pages)
+        box = eve.locator("#journal").bounding_box()
+        eve.mouse.move(box["x"] + 20, box["y"] + 20)
+        eve.mouse.down()
+        assert "you looked at centre card 1: the Guard" in eve.inner_text("#journal")
+        eve.mouse.up()
+        pages[0].click("button[data-action='interrogate']")
+        pages[0].click("button[data-option='seat:4']")
+        pages[0].click("#play-turn")
+        for page in pages:
+            page.wait_for_selector("#said:has-text('Dee answers: I am the Minister.')")
+        pages[1].click("button[data-action='capture']")
+        pages[1].click("button[data-option='seat:4']")
+        pages[1].click("#play-turn")
+        wait_phase(live, pages, "The end")
+        assert "Winners: " in pages[2].inner_text("#list")
+        assert live.table.reveal is not None and live.table.reveal["winners"]["teams"] == ["red"]
         assert all(p.evaluate("window.__noise") == 0 for p in pages)

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -98,12 +99,22 @@ def test_a_game_in_play_is_never_overwritten_and_resumes(tmp_path: Path) -> None
     try:
         assert ready2["room"] == ready["room"] and ready2["host_token"] != ready["host_token"]
         base = ready2["join"].split("/?")[0]
-        request = urllib.request.Request(
-            base + "/api/me", headers={"Authorization": f"Bearer {tokens[1]}"}
-        )
-        with urllib.request.urlopen(request, timeout=5) as response:
-            me = json.loads(response.read())
-        assert me["seat"] == 2 and me["phase"] == "cards" and me["role"]
+
+        def me(token: str) -> dict[str, Any]:
+            request = urllib.request.Request(
+                base + "/api/me", headers={"Authorization": f"Bearer {token}"}
+            )
+            with urllib.request.urlopen(request, timeout=5) as response:
+                return dict(json.loads(response.read()))
+
+        # the cards are sealed in the file: one phone back does not open them...
+        assert me(tokens[1])["role"] is None
+        with urllib.request.urlopen(base + "/api/state", timeout=5) as response:
+            assert json.loads(response.read())["sealed"] == 1
+        # ...a second one does, and every phone sees its card again
+        assert me(tokens[0])["role"] and me(tokens[1])["role"]
+        back = me(tokens[1])
+        assert back["seat"] == 2 and back["phase"] == "cards"
     finally:
         stop(proc)
 
@@ -115,6 +126,7 @@ def test_a_game_in_play_is_never_overwritten_and_resumes(tmp_path: Path) -> None
         (["nope"], "no ruleset 'nope'"),
         (["onuw", "--rate-limit", "x"], "RATE/BURST"),
         (["onuw", "--resume"], "no saved game"),
+        (["onuw", "--pace", "20"], "--pace"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, args: list[str], says: str) -> None:

@@ -20,7 +20,7 @@ def test_thirty_phones_join_are_dealt_and_vote() -> None:
         for phone in phones:
             me = phone.views[-1]["me"]
             assert me["seat"] == phone.seat and me["role"] == live.table.seat(phone.seat).card
-            # 29 accuse seat 1, seat 1 accuses seat 2: the most voted and the runner-up
+            # 28 accuse seat 1, two accuse seat 2: the most voted and the runner-up
             assert phone.views[-1]["state"]["result"]["suspects"] == [1, 2]
             assert phone.views[-1]["said"].startswith("The suspects are Player 1 and Player 2.")
         assert voice.said[-1].startswith("The suspects are Player 1 and Player 2.")

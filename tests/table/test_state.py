@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from narrator.moderator import Game as Engine
 from narrator.table import Options, Table, TableError, load_saved, save
+from narrator.table.lines import describe
 from narrator.table.names import MAX_NAME, clean_name
 from narrator.table.saved import dump
 from tests.unit.helpers import ruleset
@@ -32,6 +34,14 @@ def table(game: str, players: int, seed: int = 1, lang: str = "en", **kw: object
     return t
 
 
+def rig(t: Table, cards: list[str]) -> None:
+    """Put `cards` in front of the players (the engine's cards too)."""
+    for seat, card in zip(t.seats, cards, strict=True):
+        seat.card = card
+    if t.engine is not None:
+        t.engine = Engine.deal(t.ruleset, [s.name for s in t.seats], cards, list(t.unseen))
+
+
 def to_day(t: Table) -> None:
     t.start({})
     t.advance()  # cards -> night
@@ -48,14 +58,46 @@ def test_names_are_trimmed_and_checked() -> None:
         ("", "empty"),
         ("   ", "empty"),
         ("x" * (MAX_NAME + 1), "characters long"),
-        ("Ann\x00", "control"),
-        ("Ann\x1b[31m", "control"),
-        ("Ann\u202egnp.exe", "control"),
+        ("Ann\x00", "invisible"),
+        ("Ann\x1b[31m", "invisible"),
+        ("Ann\u202egnp.exe", "invisible"),
         (42, "text"),
         (None, "text"),
     ]:
         with pytest.raises(TableError, match=why):
             clean_name(bad)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Ann\u200b", "A\u200dnn", "Ann\u00ad", "Ann\u2060", "Ann\u061c 5", "\u200b", "\ufeff"],
+)
+def test_invisible_characters_are_refused(name: str) -> None:
+    """TABLE_REVIEW H10: zero-width spaces and joiners, soft hyphens, word joiners, the
+    Arabic letter mark: every invisible format character but Persian's ZWNJ."""
+    with pytest.raises(TableError, match="invisible character"):
+        clean_name(name)
+
+
+@pytest.mark.parametrize("name", ["\u2800", "\u3164", "\u3164 \u2800", "\uffa0"])
+def test_a_name_that_shows_nothing_is_refused(name: str) -> None:
+    with pytest.raises(TableError, match="shows nothing"):
+        clean_name(name)
+
+
+@pytest.mark.parametrize(
+    "look_alike",
+    ["\u0410nn", "\uff21\uff4e\uff4e", "ann", "Ann\ufe0f", "Ann\u034f"],
+)
+def test_a_look_alike_of_a_name_at_the_table_is_taken(look_alike: str) -> None:
+    """Cyrillic А, fullwidth letters, case, a variation selector or a combining
+    grapheme joiner: the table could not tell it from "Ann", so it is taken."""
+    t = Table(ruleset("onuw"), "en")
+    t.join("Ann", t.room)
+    with pytest.raises(TableError, match="is taken"):
+        t.join(look_alike, t.room)
+    t.join("Anna", t.room)  # a different name still joins
+    assert [s.name for s in t.seats] == ["Ann", "Anna"]
 
 
 def test_join_gives_seats_in_order_and_unguessable_tokens() -> None:
@@ -118,14 +160,18 @@ def test_lupus_with_seven_discards_one_card_unseen() -> None:
 
 
 def test_secret_moon_with_five_removes_the_priestess_or_a_guard_then_sets_two_aside() -> None:
-    removed = Counter()
-    for seed in range(40):
+    """Seed 002: "one among the Priestess and one of the four Guards" is removed: a
+    choice between two, so the Priestess goes half the time (audit 3, finding 29;
+    it was 1 in 5 when any of the five cards could go)."""
+    removed: Counter[str] = Counter()
+    for seed in range(400):
         t = table("secret_moon", 5, seed=seed)
         t.start({})
         assert len(t.removed) == 1 and len(t.unseen) == 2 and all(s.card for s in t.seats)
         removed.update(t.removed)
         assert "removed" not in json.dumps(t.public()) or t.public()["reveal"] is None
     assert set(removed) == {"priestess", "guard"}
+    assert 160 <= removed["priestess"] <= 240, removed  # 200 expected; 1 in 5 gives ~80
 
 
 def test_chosen_roles_are_checked_against_the_ruleset() -> None:
@@ -157,15 +203,18 @@ def test_no_public_view_shows_a_card_before_the_end() -> None:
     for _ in range(3):
         public = t.public()
         assert public["reveal"] is None
-        # the box's role names are public; nothing else may name a card
+        # the box's role names and the deck's counts are public; nothing else may
+        # name a card
+        assert public["deck"] == t.roles
         text = json.dumps(
-            {k: v for k, v in public.items() if k not in ("role_names", "team_names")}
+            {k: v for k, v in public.items() if k not in ("role_names", "team_names", "deck")}
         )
         assert not any(f'"{c}"' in text for c in cards)
         t.advance()
     assert t.phase == "vote"
     me = t.private(t.seats[0])
-    assert me["role"] == t.seats[0].card and me["card"]["name"]
+    # One Night: by day nobody may look at their card again (review H8)
+    assert me["role"] is None and me["card"] is None
     assert set(me) >= {"name", "seat", "role", "alive", "phase"}
 
 
@@ -219,8 +268,7 @@ def test_one_night_vote_reveals_everything_at_once() -> None:
 def test_one_night_hunter_shot_is_his_vote() -> None:
     t = table("onuw", 4)
     t.start({"hunter": 1, "werewolf": 2, "seer": 1, "villager": 3})
-    for seat, card in zip(t.seats, ["hunter", "werewolf", "villager", "seer"], strict=True):
-        seat.card = card  # the cards in front of the players at dawn
+    rig(t, ["hunter", "werewolf", "villager", "seer"])  # the cards in front of the players
     t.advance(), t.advance(), t.advance()
     a, b, c, d = t.seats
     t.vote(b, 1), t.vote(c, 1), t.vote(d, 3), t.vote(a, 2)  # hunter dies, points at the wolf
@@ -245,8 +293,7 @@ def lupus_day() -> Table:
         "medium",
         "villager",
     ]
-    for seat, card in zip(t.seats, cards, strict=True):
-        seat.card = card
+    rig(t, cards)
     t.advance()  # night 1
     t.eliminate(8)  # the wolves' victim, told by the host until night actions are on phones
     t.advance()  # day
@@ -287,6 +334,8 @@ def test_lupus_day_ghosts_accuse_but_do_not_vote_in_the_ballot() -> None:
         "counts": {"2": 3, "3": 2},
         "condemned": 2,
         "suspects": [2, 3],
+        # Lupus counts the ballot in the open (audit 3, finding 3): who voted for whom
+        "votes": {"1": 2, "4": 3, "5": 3, "6": 2, "7": 2},
     }
     assert t.last_out == 2  # the Tombstone passes
     t.advance()
@@ -328,7 +377,7 @@ def test_lupus_ends_when_the_wolves_equal_the_humans() -> None:
 
 def test_mafia_prisoners_vote_publicly_and_ties_go_to_the_nearest_to_the_arrested() -> None:
     t = table("mafia_infiltrators", 6)
-    t.start({})
+    t.start({}, deal=False)  # physical cards: the host records the arrest
     t.advance()
     t.eliminate(4)  # arrested
     assert t.last_arrested == 4
@@ -349,13 +398,26 @@ def test_wherewolf_the_dead_do_not_vote_and_one_with_every_vote_burns_at_once() 
     t.eliminate(5)
     t.advance(), t.advance()
     assert t.phase == "accusation" and 5 not in t.voters()
-    for voter in (1, 2, 4):
+    for voter in (1, 2):
         t.vote(t.seat(voter), 3)
     t.vote(t.seat(3), 1)
-    assert t.phase == "defence" and t.suspects == [1, 3]  # 3 the most, 1 the runner-up
+    t.vote(t.seat(4), 1)
+    assert t.phase == "defence" and t.suspects == [1, 3]  # tied for the most: both
     t.advance()
     t.vote(t.seat(2), 1), t.vote(t.seat(4), 3)
     assert t.phase in ("verdict", "end") and t.result is not None and t.result["condemned"] is None
+
+
+def test_wherewolf_every_other_accusation_on_one_player_burns_at_once() -> None:
+    """Audit 3, finding 20: the accused's own vote does not stop the stake."""
+    t = table("wherewolf", 5)
+    t.start({}, deal=False)
+    t.advance(), t.advance(), t.advance()
+    for voter in (1, 2, 4, 5):
+        t.vote(t.seat(voter), 3)
+    t.vote(t.seat(3), 1)
+    assert t.phase == "verdict" and t.result is not None and t.result["condemned"] == 3
+    assert t.suspects == [] and not t.seat(3).alive
 
 
 # -- physical cards, the end, saving -------------------------------------------------------
@@ -373,13 +435,22 @@ def test_with_physical_cards_the_phones_only_vote() -> None:
     )
 
 
-def test_secret_moon_has_no_vote_the_host_ends_it() -> None:
+def test_secret_moon_with_physical_cards_has_no_turns_the_host_ends_it() -> None:
     t = table("secret_moon", 6)
-    to_day(t)
+    t.start({}, deal=False)
+    t.advance(), t.advance()
+    assert t.private(t.seats[0])["turns"] == []
     t.advance()
-    assert t.phase == "end"
+    assert t.phase == "end" and t.reveal is None  # nobody judged: no winner is named
     with pytest.raises(TableError):
         t.advance()
+    dealt = table("secret_moon", 6)
+    to_day(dealt)  # dealt by the phones: the host moves through the three rounds
+    for _ in range(3):
+        assert dealt.phase == "day"
+        dealt.advance()
+    assert dealt.phase == "end" and dealt.reveal is not None
+    assert dealt.reveal["winners"]["teams"] == ["red"]
 
 
 def test_saved_game_resumes_mid_vote_with_the_same_seats(tmp_path: Path) -> None:
@@ -391,9 +462,14 @@ def test_saved_game_resumes_mid_vote_with_the_same_seats(tmp_path: Path) -> None
     path = tmp_path / "game.json"
     save(t, path)
     back = load_saved(path, ruleset("onuw"))
-    assert dump(back) == dump(t)
     tokens = t.tokens  # type: ignore[attr-defined]
     assert back.seat_of(tokens[3]).seat == 4 and back.is_host(host)
+    assert back.seat_of(tokens[0]).seat == 1  # the second phone back: the game opens
+    assert back.secret() == t.secret()
+    moved = ("sealed", "version", "deadline")  # the deadline waited while it was sealed
+    public = {k: v for k, v in dump(back).items() if k not in moved}
+    assert public == {k: v for k, v in dump(t).items() if k not in moved}
+    assert back.deadline == pytest.approx(t.deadline, abs=1.0)
     assert back.private(back.seats[0])["my_vote"] == 2
     back.vote(back.seats[1], 1)
     assert back.phase == "vote"
@@ -407,3 +483,156 @@ def test_a_broken_saved_game_is_one_clear_line(tmp_path: Path) -> None:
     save(table("onuw", 3), path)
     with pytest.raises(TableError, match="not a 'lupus'"):
         load_saved(path, ruleset("lupus"))
+
+
+def test_wherewolf_deals_the_seer_and_the_pack_leader_in_every_game() -> None:
+    """Seed 000: the Seer and the Pack Leader are in every game. With 10 Possible roles
+    for 6 players, 200 deals: each always holds both (before, 85 had no Seer)."""
+    possible = {
+        "seer": 1, "pack_leader": 1, "werewolf": 2, "villager": 4, "healer": 1,
+    }  # fmt: skip
+    ruleset_ = Table(ruleset("wherewolf"), "en").ruleset
+    possible = {r: n for r, n in possible.items() if r in ruleset_.role_ids}
+    assert sum(possible.values()) >= 9, possible
+    without: Counter[str] = Counter()
+    other_in_hand = 0
+    for seed in range(200):
+        t = table("wherewolf", 6, seed=seed)
+        t.start(possible)
+        hands = [s.card for s in t.seats]
+        without.update(r for r in ("seer", "pack_leader") if r not in hands)
+        other_in_hand += "healer" in hands
+    assert without == Counter()
+    assert 0 < other_in_hand < 200  # the other Possible roles still come and go
+
+
+def test_a_many_night_deck_the_engine_cannot_run_is_refused_and_the_default_deck_stands_in() -> (
+    None
+):
+    """Dealt by the phones, nobody knows the cards: every role must be one the engine
+    runs. The recommended deck's roles it cannot run stand in as their team's plain
+    card (Mafia's Boss as a Gangster), so the host's default deck always deals."""
+    t = table("wherewolf", 7)
+    with pytest.raises(TableError, match="cannot run Priest of Wherewolf") as info:
+        t.start({"seer": 1, "pack_leader": 1, "priest": 1, "villager": 4})
+    assert info.value.kind == "refused"
+    t.start({}, deal=True)
+    assert "priest" not in t.roles and t.engine is not None
+    mafia = table("mafia_infiltrators", 7)
+    assert set(mafia.host()["recommended"]) <= {"torturer", "gangster", "agent"}
+    mafia.start({})
+    assert sorted(t for t in mafia.roles) == ["agent", "gangster", "torturer"]
+    physical = table("mafia_infiltrators", 7)
+    physical.start({}, deal=False)  # the voice and physical cards: the box's own deck
+    assert "boss" in physical.roles and physical.engine is None
+
+
+def test_one_night_refuses_to_deal_a_role_the_engine_cannot_judge() -> None:
+    """The phones deal, so nobody knows the cards: the engine judges the end, and a
+    role it cannot run is refused with one line naming it (physical cards still play)."""
+    t = table("onuw", 4)
+    deck = {"werewolf": 2, "seer": 1, "paranormal_investigator": 1, "villager": 3}
+    with pytest.raises(TableError, match="cannot run Paranormal Investigator"):
+        t.start(deck)
+    assert t.phase == "lobby" and all(s.card is None for s in t.seats)
+    t.start(deck, deal=False)
+    assert t.phase == "cards"
+
+
+def test_a_phone_card_says_the_rules_no_call_speaks() -> None:
+    """Audit 3, findings 12 and 23: the Hunter's shot, the Tanner's aim, the Minion's
+    own night and the werewolves' hunt from the second night are on the cards."""
+    onuw, wolves = ruleset("onuw"), ruleset("wherewolf")
+    chosen = frozenset({"werewolf", "minion", "hunter", "tanner"})
+    assert "the player you voted for dies too" in describe(onuw, "hunter", "en", chosen)
+    assert "You win only if you die" in describe(onuw, "tanner", "en", chosen)
+    minion = describe(onuw, "minion", "en", chosen)
+    assert "thumbs" in minion and "keep your eyes shut" not in minion
+    werewolf = describe(wolves, "werewolf", "it", frozenset({"werewolf"}))
+    assert "Dalla seconda notte" in werewolf and "Stanotte non si caccia" not in werewolf
+
+
+# -- Secret Moon's turns on the phones (audit 3, finding 30) ---------------------------------
+
+
+def secret_moon_day() -> Table:
+    t = table("secret_moon", 6)
+    t.start({})
+    rig(t, ["princess", "wanderer", "priestess", "minister", "guard", "guard"])
+    t.unseen = ["guard", "guard"]
+    assert t.engine is not None
+    t.engine = Engine.deal(
+        t.ruleset, [s.name for s in t.seats], [s.card or "" for s in t.seats], ["guard", "guard"]
+    )
+    t.advance()  # night: the Princess and the Wanderer meet
+    t.advance()  # day: round 1
+    return t
+
+
+def test_secret_moon_turns_are_played_on_the_phones_and_the_engine_ends_the_game() -> None:
+    from narrator.table.announce import announce
+
+    t = secret_moon_day()
+    assert t.public()["round"] == 1 and t.public()["centre"] == 2
+    said = announce(t, t.events[-1])[0]
+    assert "Round 1 of three" in said and said.endswith("Card 1, your turn.")
+    # every phone gets the same actions, a Guard's too (what it may not take is said
+    # only when tried)
+    assert [a["id"] for a in t.private(t.seat(5))["turns"]] == [
+        a["id"] for a in t.private(t.seat(1))["turns"]
+    ]
+    with pytest.raises(TableError, match="cannot capture"):
+        t.turn(t.seat(5), "capture", ["seat:4"])
+    # a centre card inspected: only the actor learns it, in their journal
+    learned = t.turn(t.seat(5), "inspect", ["centre:1"])
+    assert learned["learned"][0]["text"] == "Round 1: you looked at centre card 1: the Guard."
+    assert t.journal[4][-1] == learned["learned"][0]
+    said = announce(t, t.events[-1])[0]
+    assert said == f"{t.seat(5).name} secretly inspects centre card 1. Card 2, your turn."
+    assert "Guard" not in said
+    t.turn(t.seat(1), "interrogate", ["seat:4"])
+    assert f"{t.seat(4).name} answers: I am the Minister." in announce(t, t.events[-1])[0]
+    t.turn(t.seat(2), "capture", ["seat:4"])
+    assert t.phase == "end" and not t.seat(4).alive
+    assert t.reveal is not None and t.reveal["winners"]["teams"] == ["red"]
+
+
+def test_secret_moon_three_rounds_pass_and_the_princess_wins() -> None:
+    t = secret_moon_day()
+    t.turn(t.seat(1), "hide", ["seat:1"])
+    with pytest.raises(TableError, match=f"cannot choose {t.seat(1).name}"):
+        t.turn(t.seat(4), "accuse", ["seat:1", "role:princess"])
+    t.advance()  # round 2
+    t.advance()  # round 3
+    with pytest.raises(TableError, match="nobody may hide in round 3"):
+        t.turn(t.seat(1), "hide", ["seat:1"])
+    t.advance()  # the last round is over
+    assert t.phase == "end" and t.reveal is not None
+    assert t.reveal["winners"] == {"teams": ["red"], "seats": [1, 2, 3]}
+    assert t.reveal["judged"] is True
+
+
+def test_a_turn_out_of_place_is_refused() -> None:
+    t = secret_moon_day()
+    for action, choose in [(3, []), ("inspect", "seat:2"), ("inspect", ["seat:2"] * 9)]:
+        with pytest.raises(TableError):
+            t.turn(t.seat(1), action, choose)
+    lupus = lupus_day()
+    with pytest.raises(TableError, match="no turns now"):
+        lupus.turn(lupus.seat(1), "inspect", ["seat:2"])
+
+
+def test_by_day_the_one_night_card_is_gone_and_a_player_out_by_hand_is_said() -> None:
+    """Review H8: One Night's card is on the phone before the night only, not by day
+    through the API either. P10: a player the host takes out by day is said aloud."""
+    from narrator.table.announce import announce
+
+    t = table("onuw", 5)
+    t.start({})
+    assert t.private(t.seats[0])["role"] == t.seats[0].card  # looking at the card
+    t.advance()
+    assert t.private(t.seats[0])["role"] is None and t.private(t.seats[0])["card"] is None
+    lupus = lupus_day()
+    lupus.eliminate(3)
+    assert lupus.events[-1].kind == "out"
+    assert announce(lupus, lupus.events[-1]) == [f"{lupus.seat(3).name} leaves the game."]

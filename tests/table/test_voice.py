@@ -40,7 +40,9 @@ def wait_for(test: Any, seconds: float = 10) -> bool:
     return bool(test())
 
 
-@pytest.fixture(params=["silent", pytest.param("real", marks=pytest.mark.audio)])
+@pytest.fixture(
+    params=["silent", pytest.param("real", marks=[pytest.mark.audio, pytest.mark.realtime])]
+)
 def voice(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SessionVoice]:
     if request.param == "silent":
         made = silent_voice()

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from textual.pilot import Pilot
 
 from tests.tui.fakes import ManualClock
+
+# Each round of `run_until` and `settle`: the app's pending messages are handled, then
+# this much real time lets the session's threads run (they are woken, never polled).
+PAUSE = 0.002
 
 
 async def run_until(
@@ -19,9 +24,11 @@ async def run_until(
     step: float = 2.0,
     limit: int = 600,
 ) -> None:
-    """Advance the clock `step` seconds at a time until `done()` (or fail)."""
+    """Advance the clock `step` seconds at a time until `done()` (or fail). Each
+    advance wakes the phase's driver at once (`ManualClock.watch`); the pause lets
+    it run and the app take in what it posted."""
     for _ in range(limit):
-        await pilot.pause(0.01)
+        await pilot.pause(PAUSE)
         if done():
             return
         clock.advance(step)
@@ -29,11 +36,16 @@ async def run_until(
 
 
 async def settle(pilot: Pilot[object], done: Callable[[], bool], limit: int = 200) -> None:
-    """Wait (without moving the clock) until `done()`: workers and messages catch up."""
-    for _ in range(limit):
+    """Wait (without moving the clock) until `done()`: workers and messages catch up.
+    At least `limit` rounds, and at least 10 s of wall time: a busy machine makes
+    each round longer, never the budget shorter."""
+    deadline = time.monotonic() + 10
+    rounds = 0
+    while rounds < limit or time.monotonic() < deadline:
         if done():
             return
-        await pilot.pause(0.01)
+        await pilot.pause(PAUSE)
+        rounds += 1
     raise AssertionError("the app never settled")
 
 

@@ -11,6 +11,7 @@ import random
 from pathlib import Path
 
 from narrator.audio.settings import AudioSettings
+from narrator.compose import tables
 from narrator.rules import load_catalog
 from narrator.rules.catalog import Catalog
 from narrator.script import Say, Script, Step
@@ -81,6 +82,7 @@ def make_app(
         clock,
         choices or NoChoices(),
         rng=random.Random(7),
+        tables=tables(),  # the real table factory: its server on loopback
     )
     return app, engine, clock
 

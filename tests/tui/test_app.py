@@ -8,10 +8,10 @@ from pathlib import Path
 
 from textual.widgets import Input, Select
 
+from narrator.compose import make_app as make_real_app
 from narrator.script import Pause, Say
 from narrator.session.config import SettingsStore
 from narrator.session.engine import SilentEngine
-from narrator.tui.launch import make_app as make_real_app
 from narrator.tui.screens.confirm import ConfirmDialog
 from narrator.tui.screens.export import ExportDialog
 from narrator.tui.screens.games import GamesScreen

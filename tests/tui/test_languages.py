@@ -131,10 +131,20 @@ async def test_the_table_mode_speaks_the_games_language(tmp_path: Path, lang: st
         base = urls["join"].split("/?")[0]
         for name in ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina"):
             join(base, urls["room"], name)  # seven: Lupus deals from seven players
-        await pilot.pause(1.2)
+        await settle(pilot, lambda: "Gina" in screen_text(app))
         seen = {"lobby": screen_text(app)}
-        await pilot.press("d", "n")
-        await pilot.pause(1.2)
+        await pilot.press("d")
+        await settle(pilot, lambda: screen.host.table.phase == "cards")
+        await pilot.press("n")
+        await settle(
+            pilot,
+            lambda: (
+                screen.host.table.phase == "night"
+                and screen.view
+                and screen.view["state"]["phase"] == "night"
+            ),
+        )
+        await pilot.pause(0.1)
         seen["night"] = screen_text(app)
         await pilot.press("escape")
         await settle(pilot, lambda: not isinstance(app.screen, TableScreen))

@@ -90,8 +90,8 @@ async def test_a_whole_one_night_game(tmp_path: Path) -> None:
         await run_until(pilot, clock, lambda: day.state().waiting)
         said = engine.said("day")
         assert said[said.index("Time is up.") + 1 :] == [
-            'Get ready to vote. I count down from three; the moment you hear "one", everyone '
-            "points at one player.",
+            'Get ready to vote. I count down from three; the moment you hear "one", each of '
+            "you points at another player.",
             "Three.",
             "Two.",
             "One, point!",

@@ -30,7 +30,8 @@ from tests.audio.soundserver import RATE, SoundServer
 from tests.tui.conftest import settle, sync
 from tests.tui.fakes import screen_text
 
-pytestmark = pytest.mark.audio
+# Measures time itself: one at a time under xdist (see tests/conftest.py).
+pytestmark = [pytest.mark.audio, pytest.mark.xdist_group("timing")]
 MINIMAL = Path(__file__).resolve().parents[1] / "unit" / "minimal.yaml"
 
 
@@ -106,7 +107,7 @@ async def test_a_night_is_heard_through_to_the_day(
 async def test_the_settings_preview_plays_the_chosen_bed_and_closes(
     sound_server: SoundServer, tmp_path: Path
 ) -> None:
-    from narrator.tui.launch import RealChoices
+    from narrator.tui.choices import RealChoices
     from narrator.tui.screens.settings import SettingsScreen
 
     engine = WatchedEngine(AudioSettings(), tmp_path / "cache")

@@ -21,6 +21,7 @@ from tests.tui.tmux import NARRATOR, start_tmux
 
 pytestmark = [
     pytest.mark.audio,
+    pytest.mark.realtime,  # starts a sound server of its own
     pytest.mark.skipif(bool(missing_tools()), reason="needs pulseaudio and pulseaudio-utils"),
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
 ]

@@ -26,6 +26,13 @@ from narrator.script import Plan, build_script, script_to_dict
 
 ONUW = (Path(__file__).resolve().parents[2] / "rulesets" / "onuw.yaml").read_text("utf-8")
 PATH = Path("fuzz.yaml")
+# libyaml's dumper where PyYAML has it: the same text as yaml.safe_dump, 5x faster
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+def _dump(doc: object) -> str:
+    return str(yaml.dump(doc, Dumper=_DUMPER, allow_unicode=True))
+
 
 scalars = st.one_of(
     st.none(),
@@ -73,7 +80,7 @@ def _expect_domain_error_only(text: str) -> None:
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(values)
 def test_random_documents_give_only_domain_errors(doc: Any) -> None:
-    _expect_domain_error_only(yaml.safe_dump(doc, allow_unicode=True))
+    _expect_domain_error_only(_dump(doc))
 
 
 # One Night's file holds every box now (about five times the base game's): each
@@ -91,7 +98,7 @@ def test_one_mangled_part_of_a_real_ruleset_gives_only_domain_errors(
         del parent[place[-1]]
     else:
         parent[place[-1]] = value
-    _expect_domain_error_only(yaml.safe_dump(doc, allow_unicode=True))
+    _expect_domain_error_only(_dump(doc))
 
 
 @settings(max_examples=200, deadline=None)
@@ -135,7 +142,7 @@ def test_any_number_anywhere_is_refused_or_gives_a_finite_script(
     parent = _at(doc, place[:-1])
     parent[place[-1]] = value
     try:
-        ruleset = parse_ruleset(yaml.safe_dump(doc, allow_unicode=True), PATH)
+        ruleset = parse_ruleset(_dump(doc), PATH)
     except RulesetError as exc:
         assert str(exc).startswith("fuzz.yaml:") and "\n" not in str(exc)
         return

@@ -13,6 +13,14 @@ from tests.unit.helpers import RULESETS, calls, script, seq, turn
 # The seed's example game of 8 players.
 EXAMPLE = "gravedigger,torturer,blood_brothers,boss,scapegoat,mole:2,dolphin"
 
+# Audit 3, finding 26: from the second night, Ghosts and Prisoners are told to keep
+# their eyes closed (they have no power left).
+GHOSTS_AND_PRISONERS = (
+    "say",
+    None,
+    "Ghosts and Prisoners, keep your eyes closed all night, even when your character or "
+    "the agents are called.",
+)
 OPEN = [
     ("say", None, "Night falls on the city. Everyone, close your eyes."),
     ("pause", None, 3.0),
@@ -61,7 +69,12 @@ def test_first_night_skips_the_automatic_characters() -> None:
 def test_second_night_calls_every_character_top_to_bottom_then_the_agents() -> None:
     night = script("mafia_infiltrators", 8, EXAMPLE, night=2)
     assert seq(night) == (
-        OPEN + GRAVEDIGGER + [GAP, *TORTURER, GAP, *BLOOD_BROTHERS, GAP, *AGENTS] + CLOSE
+        OPEN[:1]
+        + [GHOSTS_AND_PRISONERS]
+        + OPEN[1:]
+        + GRAVEDIGGER
+        + [GAP, *TORTURER, GAP, *BLOOD_BROTHERS, GAP, *AGENTS]
+        + CLOSE
     )
     assert seq(script("mafia_infiltrators", 8, EXAMPLE, night=4)) == seq(night)
 

@@ -223,7 +223,11 @@ def test_italian_night_opens_in_italian() -> None:
 def test_day_is_discussion_then_three_two_one_point() -> None:
     day = script("onuw", 5, "werewolf:2,seer,robber,troublemaker,villager:3", phase="day")
     kinds = [(kind, value) for kind, _, value in seq(day)]
-    assert kinds[0] == ("say", "Talk it over. Who is a werewolf?")
+    assert kinds[0] == (
+        "say",
+        "Talk it over. Who is a werewolf? Say what you like, but never show your card, "
+        "and do not look at it again.",
+    )
     assert kinds[1] == ("timer", 300.0)
     timer = day.steps[1]
     assert [(w.at, w.text) for w in timer.warnings] == [

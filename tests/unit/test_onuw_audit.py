@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from narrator.rules import recommended
 from narrator.script import Pause, Say
-from tests.unit.helpers import RULESETS, script, seq
+from tests.unit.helpers import RULESETS, ruleset, script, seq
 
 DECK = "werewolf:2,seer,robber,troublemaker,villager:3"
 
@@ -12,20 +13,20 @@ def test_the_vote_signal_is_one_with_no_gap_before_pointing() -> None:
     for lang, announce, go in [
         (
             "en",
-            'Get ready to vote. I count down from three; the moment you hear "one", everyone '
-            "points at one player.",
+            'Get ready to vote. I count down from three; the moment you hear "one", each of '
+            "you points at another player.",
             "One, point!",
         ),
         (
             "it",
-            "Preparatevi a votare. Conto alla rovescia da tre; appena sentite «uno», indicate "
-            "tutti insieme un giocatore.",
+            "Preparatevi a votare. Conto alla rovescia da tre; appena sentite «uno», ognuno "
+            "indichi nello stesso momento un altro giocatore.",
             "Uno, indicate!",
         ),
         (
             "fa",
-            "آماده‌ی رأی‌گیری شوید. از سه می‌شمارم؛ همین که «یک» را شنیدید، همه هم‌زمان به یک "
-            "نفر اشاره کنید.",
+            "آماده‌ی رأی‌گیری شوید. از سه می‌شمارم؛ همین که «یک» را شنیدید، هر کس هم‌زمان به "
+            "یک بازیکن دیگر اشاره کند.",
             "یک، اشاره کنید!",
         ),
     ]:
@@ -73,3 +74,26 @@ def test_persian_words_are_spelled_right() -> None:
     assert shuffle.startswith("نزدیک‌ترین نفر به کارت‌ها")
     # A thumb: شست‌تان, with its non-joiner.
     assert "شستتان" not in text
+
+
+def test_audit_3_wording_findings_are_said() -> None:
+    """Findings 7 (the Persian Hunter line names the Hunter as the one pointing), 17
+    (never show your card), 25 (the ballot may be discussed in the defence), 26 (Mafia's
+    Ghosts and Prisoners keep their eyes closed from the second night)."""
+    vote = ruleset("onuw").day.vote
+    assert vote is not None
+    assert "بازیکنی که شکارچی به او اشاره کرده است هم می‌میرد" in vote.tie_rule.get("fa")
+
+    def said(game: str, **plan: object) -> str:
+        rs = ruleset(game)
+        deck = ",".join(f"{r}:{n}" for r, n in recommended(rs, 8)[0])
+        return " ".join(s.text for s in script(game, 8, deck, **plan).steps if isinstance(s, Say))
+
+    assert "never show your card" in said("lupus", phase="day")
+    assert "never show your card or reveal your character" in said(
+        "mafia_infiltrators", phase="day"
+    )
+    assert "or to talk about the coming ballot" in said("wherewolf", phase="day")
+    ghosts = "Ghosts and Prisoners, keep your eyes closed"
+    assert ghosts not in said("mafia_infiltrators", night=1)
+    assert ghosts in said("mafia_infiltrators", night=2)

@@ -47,10 +47,19 @@ def test_without_the_wanderer_only_the_princess_is_called() -> None:
     assert calls(script("secret_moon", 5, "princess,wanderer,minister,guard:4")) == ["princess"]
 
 
+ENDINGS = (
+    "The game ends at once if the Minister is captured (the Princess's side wins), or if "
+    "the Princess is captured, or the Princess and the Wanderer are both shown (the "
+    "Minister's side wins)."
+)
+
+
 def round_steps(number: int, reminder: bool) -> list[tuple]:
     steps: list[tuple] = [
         ("say", None, f"Round {number} of three. Everyone, draw a numbered turn card.")
     ]
+    if number == 1:  # the early endings, said once (audit 3, finding 32)
+        steps.append(("say", None, ENDINGS))
     if reminder:
         steps.append(("say", None, REMINDER))
     for turn in range(1, 9):
@@ -131,7 +140,7 @@ def test_cli_day_json_has_round_on_every_step_and_turn_on_turn_calls(
         [],
     )
     steps = doc["steps"]
-    assert len(steps) == 3 * (1 + 8 * 2 + 1) + 1 + 1  # + the reminder + the end
+    assert len(steps) == 3 * (1 + 8 * 2 + 1) + 1 + 1 + 1  # + the endings, reminder, end
     assert all(step["round"] in (1, 2, 3) and step["role"] is None for step in steps)
     with_turn = [s for s in steps if "turn" in s]
     assert len(with_turn) == 48 and all(
@@ -173,7 +182,7 @@ def test_five_players_remove_the_priestess_or_a_guard_then_deal_five_and_set_two
     assert (doc["dealt"], doc["aside"]) == (5, 2)
     assert main(["setup", "secret_moon", "--players", "5"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == (
-        "Remove 1 card at random, unseen, from these 5 cards only: Priestess, 4 × Guard. "
+        "Shuffle one card of each, face down: Priestess, Guard; remove 1 of them, unseen. "
         "Deal 5, one to each player, and set 2 aside face down in the centre."
     )
 

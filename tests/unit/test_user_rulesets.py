@@ -72,3 +72,24 @@ def test_a_user_file_with_a_shipped_id_replaces_it(config: Path) -> None:
 def test_unknown_ruleset_names_the_closest(config: Path) -> None:
     with pytest.raises(UnknownRuleset, match="did you mean 'onuw'"):
         load_catalog().get("onuv")
+
+
+def test_a_command_about_one_game_parses_only_its_ruleset(tmp_path: Path) -> None:
+    """`load_catalog(only=...)`: the same ruleset as a full load, the user's copy still
+    replacing the shipped one, and the other files never parsed (a broken one unseen)."""
+    (tmp_path / "zz_broken.yaml").write_text("id: zz_broken\nroles: [\n", encoding="utf-8")
+    full = load_catalog(tmp_path)
+    assert any(e.path and e.path.name == "zz_broken.yaml" for e in full.broken)
+    one = load_catalog(tmp_path, only="lupus")
+    assert set(one.rulesets) == {"lupus"} and one.broken == []
+    assert one.get("lupus") == full.get("lupus")
+    mine = (Path(__file__).resolve().parents[2] / "rulesets" / "lupus.yaml").read_text(
+        encoding="utf-8"
+    )
+    (tmp_path / "my_lupus.yaml").write_text(
+        mine.replace("name: {en: Lupus in Tabula", "name: {en: Our Lupus", 1), encoding="utf-8"
+    )
+    assert load_catalog(tmp_path, only="lupus").get("lupus").name.get("en") == "Our Lupus"
+    # an unknown id still gets the whole catalogue's did-you-mean
+    with pytest.raises(UnknownRuleset, match="did you mean 'lupus'"):
+        load_catalog(tmp_path, only="lupuss").get("lupuss")

@@ -36,6 +36,8 @@ def test_wheel_ships_rulesets_and_assets(tmp_path: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert {f"narrator/rulesets/{p.name}" for p in (ROOT / "rulesets").glob("*.yaml")} <= set(names)
     assert any(n.startswith("narrator/assets/") for n in names)
+    # The shipped voices' measured rates (narrator/audio/rate.py).
+    assert "narrator/audio/voice-rates.json" in names
     # The app's message catalogues, compiled (the app reads the .mo).
     for lang in ("it", "fa"):
         assert f"narrator/i18n/locale/{lang}/LC_MESSAGES/narrator.mo" in names

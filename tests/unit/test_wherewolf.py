@@ -46,7 +46,8 @@ PACK_HUNTS = turn(
 HEALER = turn(
     "healer",
     "Healer, open your eyes.",
-    "Point at the player you want to heal tonight.",
+    "Look at who was struck tonight. Once in the game, you may point at one of them to bring "
+    "them back.",
     close="Healer, close your eyes.",
 )
 MEDIUM = turn(

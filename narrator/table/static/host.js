@@ -1,69 +1,261 @@
-// The host page: players arriving live, the deck, start, go on, end. It never sees
-// a card or a vote before the phones do. The host token stays in the URL fragment.
+// The host page: the door (QR code, lock), players arriving live, their sitting
+// order, the deck grouped by side and box with a running count, start, go on, the
+// last vote's result, play again. It never sees a card or a vote before the phones
+// do. The host token stays in the URL fragment. Words in the game's language.
 "use strict";
+// The page's words come from the server (`GET /api/words?page=host`): the app's own
+// catalogues, as the phone page's. `{name}`-style values are filled in here.
+let T = {}, wordsLang = null, arrived = Promise.resolve();
+async function loadWords(code) {
+  if (code === wordsLang) return;
+  const response = await fetch("/api/words?page=host&lang=" + encodeURIComponent(code));
+  if (response.ok) { T = await response.json(); wordsLang = code; }
+}
 const $ = (id) => document.getElementById(id);
 const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
-let view = null, ws = null, deadline = null, counts = {}, edited = false;
+let view = null, ws = null, deadline = null, counts = {}, edited = false, lang = "en", countAsked = "";
 
-function el(tag, text) { const e = document.createElement(tag); if (text != null) e.textContent = text; return e; }
+const t = (key, vars) => {
+  let text = T[key] ?? key;
+  for (const [k, v] of Object.entries(vars || {})) text = text.replaceAll("{" + k + "}", v);
+  return text;
+};
+function el(tag, text, cls) { const e = document.createElement(tag); if (text != null) e.textContent = text; if (cls) e.className = cls; return e; }
+function button(text, onClick, cls) { const b = el("button", text, cls); b.type = "button"; b.addEventListener("click", onClick); return b; }
 async function api(path, body) {
   const r = await fetch(path, { method: body === undefined ? "GET" : "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer " + token }, body: body === undefined ? undefined : JSON.stringify(body) });
   const data = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(data.error || r.statusText);
+  if (!r.ok) { const e = new Error(data.error || r.statusText); e.status = r.status; throw e; }
   return data;
 }
 async function act(path, body) { $("error").textContent = ""; try { await api(path, body || {}); } catch (e) { $("error").textContent = e.message; } }
 
-function connect() {
-  ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws?token=" + encodeURIComponent(token));
-  ws.onmessage = (m) => { view = JSON.parse(m.data); render(); };
-  ws.onclose = () => { ws = null; $("error").textContent = "Connection lost; trying again…"; setTimeout(connect, 1000); };
+let langShown = null;
+function setLang(code) {
+  if (code === langShown) return;
+  langShown = code;
+  lang = code;
+  document.documentElement.lang = code;
+  document.documentElement.dir = code === "fa" ? "rtl" : "ltr";
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
 }
+
+function connect() {
+  // the token goes as a subprotocol (a header), never in the URL of a request
+  ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws", ["narrator", token]);
+  // in order, each after its language's words (fetched once per language)
+  ws.onmessage = (m) => {
+    if ($("error").textContent === t("offline")) $("error").textContent = "";  // back
+    const next = JSON.parse(m.data);
+    arrived = arrived.then(() => loadWords(next.state.lang)).catch(() => {}).then(() => { view = next; render(); });
+  };
+  ws.onclose = async () => {
+    ws = null;
+    // A restarted table gives the host a new token: this page's is no longer valid.
+    try { await api("/api/host/setup"); } catch (e) { if (e.status === 401) { $("error").textContent = t("badLink"); return; } }
+    $("error").textContent = t("offline");
+    setTimeout(connect, 1000);
+  };
+}
+
+const nameOf = (seat) => (view.state.players.find((p) => p.seat === seat) || { name: "?" }).name;
 
 function render() {
   const { state, host } = view;
-  $("error").textContent = host.voice_errors.length ? "Voice: " + host.voice_errors[host.voice_errors.length - 1] : "";
-  $("room").textContent = "Room " + state.room;
+  setLang(state.lang);
+  // the voice's trouble apart from a refused command's line, which a push never wipes
+  $("voice-error").textContent = host.voice_errors.length ? t("voice") + host.voice_errors[host.voice_errors.length - 1] : "";
+  $("room").textContent = t("room") + state.room;
   $("game").textContent = state.game;
-  $("join").textContent = location.origin + "/?room=" + state.room;
-  $("phase").textContent = state.phase + (state.night ? " · night " + state.night : "");
-  $("progress").textContent = ["vote", "accusation", "ballot"].includes(state.phase) ? state.voted + " / " + state.voters + " voted" : "";
-  const list = $("players");
-  list.replaceChildren(...state.players.map((p) => el("li", p.seat + ". " + p.name + (p.alive ? "" : " (out)"))));
+  const join = location.origin + "/?room=" + state.room;
+  if ($("join").textContent !== join) { $("join").textContent = join; $("qr").src = "/qr.svg"; }
+  $("lock").textContent = host.locked ? t("unlock") : t("lock");
+  $("lock").setAttribute("aria-pressed", String(host.locked));
   const lobby = state.phase === "lobby";
+  $("door").hidden = !lobby;
+  $("phase").textContent = t("phase_" + state.phase, { night: state.night || 1 });
+  $("next-hint").textContent = hint(state);
+  $("progress").textContent = state.voting ? t("voted", { n: state.voted, m: state.voters }) : "";
+  renderClaims(host.claims);
+  renderPlayers(state, lobby);
   $("setup").hidden = !lobby;
   $("controls").hidden = lobby || state.phase === "end";
-  const many = !["onuw", "secret_moon"].includes(state.ruleset);
-  $("out-label").hidden = $("out").hidden = !(many && ["night", "day"].includes(state.phase));
-  if (lobby) renderRoles(host);
+  for (const id of ["next", "end"]) $(id).disabled = Boolean(state.sealed);  // refused until it opens
+  $("again").hidden = state.phase !== "end";
+  const out = state.eliminate && ["night", "day"].includes(state.phase);
+  $("out-box").hidden = !out;
+  if (out) renderOut(state);
+  if (lobby) { renderRoles(state, host); askCount(); }
+  renderResult(state);
   $("said").textContent = view.said || "";
   deadline = state.remaining == null ? null : Date.now() + state.remaining * 1000;
 }
 
-function renderRoles(host) {
+function hint(state) {
+  if (state.sealed) return t("sealed", { n: state.sealed });
+  if (state.phase !== "day") return t("hint_" + state.phase, { next: state.night + 1 });
+  if (state.round) return t("hint_dayRounds", { round: state.round });
+  if (state.eliminate) return t("hint_dayTrial");
+  return t(state.card_only_before_night ? "hint_dayVote" : "hint_dayEnd");
+}
+
+// A phone asking for a seat (its player lost their token): the name and a code both
+// screens show, so the host gives the seat to the right phone. No card is involved.
+function renderClaims(claims) {
+  const box = $("claims");
+  box.hidden = !claims.length;
+  box.replaceChildren(...claims.map((c) => {
+    const row = el("div", null, "claim");
+    row.append(el("p", t("claim", { name: c.name, seat: c.seat, code: c.code })));
+    row.append(button(t("confirm"), () => act("/api/host/claim", { code: c.code, confirm: true }), "confirm"),
+               button(t("refuse"), () => act("/api/host/claim", { code: c.code, confirm: false }), "refuse"));
+    return row;
+  }));
+}
+
+// In the lobby each player can move up or down (sitting order) or be removed; every
+// command names the players it means, so a second tap on a changed list does nothing.
+function renderPlayers(state, lobby) {
+  const players = state.players, names = players.map((p) => p.name);
+  const move = (i, j) => { const order = [...names]; [order[i], order[j]] = [order[j], order[i]]; act("/api/host/order", { order }); };
+  $("players").replaceChildren(...players.map((p, i) => {
+    const li = el("li", null, p.alive ? "" : "out");
+    li.append(el("span", p.seat + ". ", "seat"), el("span", p.name, "name"));
+    if (!p.alive) li.append(el("span", " (" + t("out_") + ")"));
+    if (lobby) {
+      const tools = el("span", null, "tools");
+      const up = button("↑", () => move(i, i - 1)), down = button("↓", () => move(i, i + 1));
+      up.disabled = i === 0; down.disabled = i === players.length - 1;
+      up.title = up.ariaLabel = t("up") + ": " + p.name; down.title = down.ariaLabel = t("down") + ": " + p.name;
+      const rm = button("✕", () => { if (window.confirm(t("removeConfirm", { name: p.name }))) act("/api/host/remove", { seat: p.seat, name: p.name }); }, "remove");
+      rm.title = rm.ariaLabel = t("remove") + ": " + p.name;
+      tools.append(up, down, rm);
+      li.append(tools);
+    }
+    return li;
+  }));
+}
+
+function renderOut(state) {
+  const select = $("out-seat"), was = select.value;
+  select.replaceChildren(...state.players.filter((p) => p.alive).map((p) => { const o = el("option", p.name); o.value = p.seat; return o; }));
+  if ([...select.options].some((o) => o.value === was)) select.value = was;
+}
+
+// The deck, grouped by side and then by box; each group's total beside its name.
+function renderRoles(state, host) {
   if (!edited) counts = { ...host.recommended };
   const box = $("roles");
+  if (box.dataset.built === lang + JSON.stringify(counts) + edited) return;
+  box.dataset.built = lang + JSON.stringify(counts) + edited;
+  const open = new Set([...box.querySelectorAll("details[open]")].map((d) => d.dataset.key));
   box.replaceChildren();
-  for (const role of host.roles) {
-    const label = el("label", role.name + " ");
-    const input = el("input");
-    input.type = "number"; input.min = 0; input.max = role.max; input.value = counts[role.id] || 0;
-    input.addEventListener("change", () => { edited = true; counts[role.id] = Number(input.value); });
-    label.append(input);
-    box.append(label);
+  const teams = Object.keys(state.team_names);
+  for (const r of host.roles) if (!teams.includes(host.teams[r.id])) teams.push(host.teams[r.id]);
+  for (const team of teams) {
+    const roles = host.roles.filter((r) => host.teams[r.id] === team);
+    if (!roles.length) continue;
+    const set = el("fieldset", null, "team");
+    const total = roles.reduce((n, r) => n + (counts[r.id] || 0), 0);
+    set.append(el("legend", (state.team_names[team] || team) + " · " + total));
+    const boxes = [...new Set(roles.map((r) => host.boxes[r.id] || ""))];
+    for (const b of boxes) {
+      const inBox = roles.filter((r) => (host.boxes[r.id] || "") === b);
+      const chosen = inBox.reduce((n, r) => n + (counts[r.id] || 0), 0);
+      const group = boxes.length > 1 ? el("details") : el("div");
+      group.dataset.key = team + "/" + b;
+      if (boxes.length > 1) {
+        group.append(el("summary", (host.box_names[b] || b) + (chosen ? " · " + chosen : "")));
+        group.open = chosen > 0 || open.has(group.dataset.key);
+      }
+      for (const role of inBox) {
+        const label = el("label", null, "role");
+        label.append(el("span", role.name));
+        const input = el("input");
+        input.type = "number"; input.min = 0; input.max = role.max; input.value = counts[role.id] || 0;
+        input.dataset.role = role.id;
+        input.addEventListener("change", () => { edited = true; counts[role.id] = Math.max(0, Number(input.value) || 0); render(); });
+        label.append(input);
+        group.append(label);
+      }
+      set.append(group);
+    }
+    box.append(set);
   }
+}
+
+// The running count, from the server (the ruleset's setup decides what is dealt,
+// what lies in the centre and what is removed).
+async function askCount() {
+  const roles = edited ? Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0)) : {};
+  const key = JSON.stringify(roles) + view.state.players.length + lang;
+  if (key === countAsked) return;
+  countAsked = key;
+  const n = view.state.players.length, host = view.host;
+  if (n < host.min_players || n > host.max_players) {  // in words, not the command line's
+    $("count").textContent = t("players", { n }) + " · " + t("needPlayers", { min: host.min_players, max: host.max_players });
+    $("count").classList.toggle("bad", n > 0);
+    return;
+  }
+  try {
+    const c = await api("/api/host/deck", { roles });
+    let text = t("players", { n }) + " · ";
+    if (c.cards) text += t("cards", { n: c.cards, dealt: c.dealt }) + (c.aside ? t("aside", { n: c.aside }) : "") + (c.removed ? t("removed", { n: c.removed }) : "");
+    if (!edited && c.cards) text += t("recommended");
+    if (c.errors.length) text += " — " + c.errors.join("; ");
+    $("count").textContent = text;
+    $("count").classList.toggle("bad", c.errors.length > 0);
+  } catch (e) { $("count").textContent = e.message; }
+}
+
+// The last vote: who voted for whom where the rules make it open, the counts where not.
+function renderResult(state) {
+  const r = state.result, box = $("result");
+  box.hidden = !r || state.phase === "lobby";
+  if (!r) { box.replaceChildren(); return; }
+  const lines = [el("h3", t("lastVote"))];
+  if (r.votes) lines.push(el("p", t("votesFor") + Object.entries(r.votes).map(([v, x]) => nameOf(Number(v)) + " → " + nameOf(x)).join(", ")));
+  if (r.counts && Object.keys(r.counts).length) {
+    const counted = Object.entries(r.counts).sort((a, b) => b[1] - a[1]).map(([s, n]) => nameOf(Number(s)) + " " + n);
+    lines.push(el("p", t("counts") + counted.join(", ")));
+  }
+  if (r.kind === "accusation" && r.suspects) lines.push(el("p", t("suspects") + r.suspects.map(nameOf).join(", ")));
+  if (r.kind === "vote") {
+    lines.push(el("p", t("dies") + (r.dead.length ? r.dead.map(nameOf).join(", ") : t("nobody"))));
+    if (r.shot && r.shot.length) lines.push(el("p", t("shot") + r.shot.map(nameOf).join(", ")));
+  }
+  if (r.kind === "verdict") lines.push(el("p", t("dies") + (r.condemned ? nameOf(r.condemned) : t("nobody"))));
+  box.replaceChildren(...lines);
 }
 
 $("start").addEventListener("click", () => {
   const roles = Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0));
   act("/api/host/start", { roles: edited ? roles : {}, deal: $("deal").checked });
 });
-$("next").addEventListener("click", () => act("/api/host/next"));
-$("end").addEventListener("click", () => act("/api/host/end"));
+// Each command names the phase it was pressed in: a double tap is refused (409) by
+// the server instead of skipping a whole phase. Ending asks first: it shows every card.
+// The new phase can reach the page between the two taps of a double tap (the table
+// answers in milliseconds, a thumb in a tenth of a second): a tap within DOUBLE_TAP of
+// the last one was pressed in the phase that one was.
+const DOUBLE_TAP = 500;  // ms: a thumb's double tap is 100-300 ms
+let lastPress = { at: -Infinity, from: null };
+function pressedIn() {
+  const now = performance.now();
+  const from = now - lastPress.at < DOUBLE_TAP ? lastPress.from : view.state.phase;
+  lastPress = { at: now, from };
+  return from;
+}
+$("next").addEventListener("click", () => act("/api/host/next", { from: pressedIn() }));
+$("end").addEventListener("click", () => {
+  if (!window.confirm(t("endConfirm"))) return;
+  act("/api/host/end", { from: view.state.phase });
+});
+$("again").addEventListener("click", () => { edited = false; act("/api/host/again", {}); });
+$("lock").addEventListener("click", () => act("/api/host/lock", { locked: !view.host.locked }));
 $("out").addEventListener("click", () => act("/api/host/eliminate", { seat: Number($("out-seat").value) }));
 setInterval(() => {
   if (deadline == null) { $("clock").textContent = ""; return; }
   const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
   $("clock").textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
 }, 500);
-connect();
+loadWords("en").catch(() => {}).finally(connect);

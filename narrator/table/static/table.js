@@ -4,57 +4,35 @@
 // makes no sound and never vibrates, and at night it is the same for every card.
 "use strict";
 
-const T = {
-  en: { room: "Room code", name: "Your name", join: "Join", hold: "Press and hold to see your card",
-        seat: "Seat", lobby: "Waiting for the host to deal", cards: "Look at your card",
-        cardsHint: "Hold it hidden from your neighbours, then put the phone down.",
-        night: "Night", nightHint: "Eyes closed. Put the phone face down.",
-        day: "Day", dayHint: "Talk it over.", vote: "Vote", voteHint: "Choose a player. Every vote shows at once when the count ends.",
-        accusation: "Accusation", accusationHint: "Choose the player you accuse.",
-        defence: "Defence", defenceHint: "The suspects speak: ", ballot: "Secret ballot", ballotHint: "Choose one suspect. Nobody sees your vote.",
-        verdict: "The verdict", end: "The end", noVote: "You have no vote in this round.",
-        yourVote: "Your vote: ", canChange: " (you may change it until the count ends)",
-        ghost: "You are out of the game. Do not speak, and keep your card secret.",
-        out: "out", winners: "Winners: ", nobodyWins: "Nobody wins.", centre: "Centre: ",
-        offline: "Connection lost; trying again…", voted: "voted" },
-  it: { room: "Codice della stanza", name: "Il tuo nome", join: "Entra", hold: "Tieni premuto per vedere la tua carta",
-        seat: "Posto", lobby: "In attesa che l'host distribuisca", cards: "Guarda la tua carta",
-        cardsHint: "Tienila nascosta ai vicini, poi posa il telefono.",
-        night: "Notte", nightHint: "Occhi chiusi. Metti il telefono a faccia in giù.",
-        day: "Giorno", dayHint: "Discutete.", vote: "Voto", voteHint: "Scegli un giocatore. Tutti i voti si vedono insieme alla fine del conto.",
-        accusation: "Accusa", accusationHint: "Scegli il giocatore che accusi.",
-        defence: "Difesa", defenceHint: "Parlano gli indiziati: ", ballot: "Voto segreto", ballotHint: "Scegli un indiziato. Nessuno vede il tuo voto.",
-        verdict: "Il verdetto", end: "Fine", noVote: "In questo turno non voti.",
-        yourVote: "Il tuo voto: ", canChange: " (puoi cambiarlo fino alla fine del conto)",
-        ghost: "Sei fuori dalla partita. Non parlare e non rivelare la tua carta.",
-        out: "fuori", winners: "Vincono: ", nobodyWins: "Non vince nessuno.", centre: "Al centro: ",
-        offline: "Connessione persa; riprovo…", voted: "hanno votato" },
-  fa: { room: "کد اتاق", name: "نام شما", join: "ورود", hold: "برای دیدن کارت، نگه دارید",
-        seat: "جایگاه", lobby: "منتظر پخش کارت‌ها", cards: "کارت خود را ببینید",
-        cardsHint: "آن را از کناری‌ها پنهان کنید، بعد گوشی را زمین بگذارید.",
-        night: "شب", nightHint: "چشم‌ها بسته. گوشی را رو به پایین بگذارید.",
-        day: "روز", dayHint: "گفت‌وگو کنید.", vote: "رأی", voteHint: "یک نفر را انتخاب کنید. همه‌ی رأی‌ها با هم در پایان شمارش نشان داده می‌شود.",
-        accusation: "اتهام", accusationHint: "کسی را که متهم می‌کنید انتخاب کنید.",
-        defence: "دفاع", defenceHint: "مظنونان صحبت می‌کنند: ", ballot: "رأی مخفی", ballotHint: "یکی از مظنونان را انتخاب کنید. کسی رأی شما را نمی‌بیند.",
-        verdict: "حکم", end: "پایان", noVote: "در این دور رأی ندارید.",
-        yourVote: "رأی شما: ", canChange: " (تا پایان شمارش می‌توانید عوضش کنید)",
-        ghost: "شما از بازی بیرون هستید. حرف نزنید و کارتتان را پنهان نگه دارید.",
-        out: "بیرون", winners: "برندگان: ", nobodyWins: "هیچ‌کس نمی‌برد.", centre: "وسط: ",
-        offline: "اتصال قطع شد؛ دوباره تلاش می‌کنیم…", voted: "رأی داده‌اند" },
-};
-const VOTING = ["vote", "accusation", "ballot"];
+// The page's words come from the server (`GET /api/words`): the app's own catalogues,
+// one set of words for the app, the voice and the phones.
+let T = {}, wordsLang = null, wordsLoading = null;
 const $ = (id) => document.getElementById(id);
 let lang = "en", room = "", token = null, view = null, ws = null, retry = 0, deadline = null, held = false;
+// The night: the prompt being answered (its id), the options ticked, the answer sent.
+let promptId = null, ticked = [], sent = false, journalHeld = false;
 
-const t = (key) => (T[lang] || T.en)[key] || T.en[key] || key;
+const t = (key) => T[key] || key;
 const storeKey = () => "narrator-table-" + room;
 function el(tag, text, cls) { const e = document.createElement(tag); if (text != null) e.textContent = text; if (cls) e.className = cls; return e; }
 function showError(text) { $("error").textContent = text || ""; }
 
+async function loadWords(code) {
+  if (code === wordsLang || code === wordsLoading) return;
+  wordsLoading = code;
+  try {
+    const response = await fetch("/api/words?lang=" + encodeURIComponent(code));
+    if (response.ok) { T = await response.json(); wordsLang = code; }
+  } finally { wordsLoading = null; }
+  setLang(code);
+  if (view) render();
+}
+
 function setLang(code) {
-  lang = T[code] ? code : "en";
+  lang = code;
   document.documentElement.lang = code;
   document.documentElement.dir = code === "fa" ? "rtl" : "ltr";
+  if (code !== wordsLang) { loadWords(code); return; }
   for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
 }
 
@@ -71,7 +49,7 @@ async function start() {
   const params = new URLSearchParams(location.search);
   try {
     const state = await api("/api/state");
-    room = state.room; setLang(state.lang); $("game").textContent = state.game;
+    room = state.room; await loadWords(state.lang); $("game").textContent = state.game;
   } catch (e) { room = (params.get("room") || "").toUpperCase(); }
   $("room").value = params.get("room") || room;
   token = localStorage.getItem(storeKey());
@@ -95,6 +73,43 @@ $("join-form").addEventListener("submit", async (event) => {
   } catch (e) { showError(e.message); }
   $("join-button").disabled = false;
 });
+
+// A phone without its token (a private tab closed, another browser) asks for its
+// seat back: the host sees the name and the code shown here, and gives the seat.
+$("claim-open").addEventListener("click", async () => {
+  showError("");
+  try {
+    const state = await api("/api/state");
+    $("claim").hidden = $("claim-pick").hidden = false;
+    $("claim-wait").replaceChildren();
+    $("claim-seats").replaceChildren(...state.players.map((p) => {
+      const b = el("button", p.seat + ". " + p.name); b.type = "button"; b.dataset.seat = p.seat;
+      b.addEventListener("click", () => askSeat(p.seat));
+      return b;
+    }));
+  } catch (e) { showError(e.message); }
+});
+
+async function askSeat(seat) {
+  showError("");
+  let asked;
+  try { asked = await api("/api/claim", { method: "POST", body: JSON.stringify({ room: $("room").value, seat }) }); }
+  catch (e) { showError(e.message); return; }
+  $("claim-seats").replaceChildren();
+  $("claim-pick").hidden = true;
+  $("claim-wait").replaceChildren(t("claimWait"), el("strong", asked.code, "code"), t("claimWaiting"));
+  const poll = setInterval(async () => {
+    const r = await fetch("/api/claim", { headers: { Authorization: "Bearer " + asked.token } }).catch(() => null);
+    if (!r || r.status >= 500) return;
+    const body = await r.json().catch(() => ({}));
+    if (r.status === 401) { clearInterval(poll); $("claim-wait").textContent = t("claimRefused"); return; }
+    if (r.ok && body.waiting === false) {
+      clearInterval(poll);
+      token = asked.token; localStorage.setItem(storeKey(), token);
+      $("join").hidden = true; connect();
+    }
+  }, 1000);
+}
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
@@ -121,7 +136,7 @@ function render() {
   const night = phase === "night";
   document.body.classList.toggle("night", night);
   document.body.classList.toggle("ghost", !me.alive && !night);
-  document.body.classList.toggle("voting", VOTING.includes(phase));
+  document.body.classList.toggle("voting", state.voting);
   $("who").textContent = t("seat") + " " + me.seat + " · " + me.name;
   $("title").textContent = t(phase === "lobby" ? "lobby" : phase);
   let hint = t(phase + "Hint");
@@ -129,21 +144,37 @@ function render() {
   if (phase === "defence") hint += state.suspects.map(nameOf).join(", ");
   if (!me.alive && !night && phase !== "end") hint = t("ghost") + " " + hint;
   $("hint").textContent = night ? t("nightHint") : hint;
+  // after a restart the cards stay sealed until two phones are back (issue 16)
+  if (state.sealed) $("hint").textContent = t("sealed");
   // The card: never in the page unless held; not at night; in One Night only before it.
-  const cardTime = me.card && !night && phase !== "lobby" && phase !== "end" && (state.ruleset !== "onuw" || phase === "cards");
+  const cardTime = me.card && !night && phase !== "lobby" && phase !== "end" && (!state.card_only_before_night || phase === "cards");
   $("card").hidden = !cardTime;
   if (!cardTime) hideCard();
+  // What the player taps is built aside and put in only if it changed: every push
+  // (anyone's vote) redrew the buttons, and a tap whose press and release fell on
+  // either side of a redraw was lost -- a vote that never went.
+  choicesOut = document.createElement("div");
   renderChoices(state, me, night);
+  if (night) renderPrompt(state, me);
+  else renderTurn(state, me);
+  const box = $("choices");
+  if (choicesOut.innerHTML !== box.innerHTML) box.replaceChildren(...choicesOut.childNodes);
   renderList(state, me, night);
-  $("said").textContent = night ? "" : view.said || "";
+  // on every phone alike, empty or not (its presence must not say who learned something);
+  // never at night, when screens must look the same
+  $("journal").hidden = phase === "lobby" || phase === "cards" || night;
+  // at a judged end the list names the winners: the same line twice says nothing more
+  const judged = phase === "end" && state.reveal && state.reveal.judged !== false;
+  $("said").textContent = night || judged ? "" : view.said || "";
   deadline = state.remaining == null || night ? null : Date.now() + state.remaining * 1000;
   tickClock();
 }
 
+let choicesOut = null; // the choices being built (render)
+
 function renderChoices(state, me, night) {
-  const box = $("choices");
-  box.replaceChildren();
-  if (night || !VOTING.includes(state.phase)) return;
+  const box = choicesOut;
+  if (night || !state.voting) return;
   if (!me.can_vote) { box.append(el("p", t("noVote"))); return; }
   for (const seat of me.targets) {
     const b = el("button", nameOf(seat));
@@ -156,6 +187,119 @@ function renderChoices(state, me, night) {
   if (me.my_vote != null) box.append(el("p", t("yourVote") + nameOf(me.my_vote) + (state.phase === "vote" ? t("canChange") : ""), "mine"));
 }
 
+// The night's prompt: every phone gets one of the same kind at the same moment (the
+// real one or a decoy); it is answered alike, and the answer changes nothing public.
+function renderPrompt(state, me) {
+  const box = choicesOut, p = me.prompt;
+  if (!p) { promptId = null; return; }
+  if (p.id !== promptId) { promptId = p.id; ticked = []; sent = false; }
+  box.append(el("p", p.text, "prompt"));
+  if (sent && !Object.keys(me.picks || {}).length) { box.append(el("p", t("answered"))); return; }
+  const group = el("div"); group.setAttribute("role", "group"); group.setAttribute("aria-label", p.text);
+  group.dataset.prompt = p.id; // a new prompt with the same options is new buttons
+  for (const o of p.options) {
+    const b = el("button", o.label);
+    b.type = "button"; b.dataset.option = o.id;
+    b.setAttribute("aria-pressed", String(ticked.includes(o.id)));
+    b.addEventListener("click", () => tick(p, o.id));
+    group.append(b);
+  }
+  box.append(group);
+  const picks = me.picks || {};
+  if (Object.keys(picks).length) {
+    const who = (id) => (p.options.find((o) => o.id === id) || { label: id === "seat:" + me.seat ? me.name : "?" }).label;
+    box.append(el("p", t("picksOf") + Object.entries(picks).map(([m, x]) => who(m) + " → " + who(x)).join(", "), "mine"));
+  }
+  const done = el("button", ticked.length ? t("done") : t("nothing"), "send");
+  done.type = "button"; done.id = "send";
+  done.disabled = !answers(p, ticked);
+  done.addEventListener("click", () => sendAct(p));
+  box.append(done);
+}
+
+// Secret Moon's turns: the turn cards are on the table; whoever holds the card called
+// picks an action here. Every phone shows the same actions (which ones a card may not
+// take is said only to whoever tries); what everyone sees is announced.
+let turnAction = null, turnPicks = [], turnRole = null;
+function renderTurn(state, me) {
+  const box = choicesOut, turns = me.turns || [];
+  if (state.phase !== "day" || !turns.length) { turnAction = null; return; }
+  if (state.round) $("hint").textContent = t("round") + state.round;
+  box.append(el("p", t("turn"), "prompt"));
+  const choose = (label, pressed, click, data) => {
+    const b = el("button", label); b.type = "button";
+    b.setAttribute("aria-pressed", String(pressed));
+    for (const [k, v] of Object.entries(data)) b.dataset[k] = v;
+    b.addEventListener("click", click); return b;
+  };
+  const actions = el("div", null, "turn-group"); actions.setAttribute("role", "group");
+  for (const a of turns) actions.append(choose(a.label, turnAction === a.id, () => { turnAction = a.id; turnPicks = []; turnRole = null; render(); }, { action: a.id }));
+  box.append(actions);
+  const a = turns.find((x) => x.id === turnAction);
+  if (!a) return;
+  const pick = (id) => { turnPicks = turnPicks.includes(id) ? turnPicks.filter((x) => x !== id) : [id]; render(); };
+  const targets = el("div", null, "turn-group"); targets.setAttribute("role", "group");
+  if (a.players) for (const p of state.players) if (p.alive && (a.self || p.seat !== me.seat)) targets.append(choose(p.name, turnPicks.includes("seat:" + p.seat), () => pick("seat:" + p.seat), { option: "seat:" + p.seat }));
+  if (a.centre) for (let k = 1; k <= state.centre; k++) targets.append(choose(t("centreCard") + k, turnPicks.includes("centre:" + k), () => pick("centre:" + k), { option: "centre:" + k }));
+  box.append(targets);
+  if (a.role) {
+    const roles = el("div", null, "turn-group"); roles.setAttribute("role", "group");
+    for (const [id, name] of Object.entries(a.roles)) roles.append(choose(name, turnRole === id, () => { turnRole = id; render(); }, { role: id }));
+    box.append(roles);
+  }
+  const send = el("button", t("send"), "send"); send.type = "button"; send.id = "play-turn";
+  send.disabled = (a.players || a.centre) && !turnPicks.length || (a.role && !turnRole);
+  send.addEventListener("click", () => sendTurn(a));
+  box.append(send);
+}
+
+async function sendTurn(a) {
+  showError("");
+  const choose = [...turnPicks, ...(a.role && turnRole ? ["role:" + turnRole] : [])];
+  try {
+    await api("/api/turn", { method: "POST", body: JSON.stringify({ action: a.id, choose }) });
+    turnAction = null; turnPicks = []; turnRole = null;
+    view.me = await api("/api/me");
+    render();
+  } catch (e) { showError(e.message); }
+}
+
+// Whether the ticks are one of the prompt's ways to answer (so many players, or so
+// many centre cards, or a word), or none where choosing nothing is allowed: the
+// server checks the same (night.fits), and Done waits for one.
+function answers(p, ids) {
+  if (!ids.length) return p.min === 0;
+  const seats = ids.filter((x) => x.startsWith("seat:")).length;
+  const centre = ids.filter((x) => x.startsWith("centre:")).length;
+  const named = ids.filter((x) => !x.startsWith("seat:") && !x.startsWith("centre:"));
+  return (p.ways || []).some((w) => w.named.length
+    ? named.length === 1 && !seats && !centre && w.named.includes(named[0])
+    : !named.length && seats === w.seat && centre === w.centre);
+}
+
+function tick(p, id) {
+  if (ticked.includes(id)) ticked = ticked.filter((x) => x !== id);
+  else { ticked.push(id); if (ticked.length > p.max) ticked.shift(); }
+  render();
+}
+
+async function sendAct(p) {
+  showError("");
+  try {
+    await api("/api/act", { method: "POST", body: JSON.stringify({ prompt: p.id, choose: ticked }) });
+    sent = true;
+    view.me = await api("/api/me");  // every phone looks again after answering, alike
+    render();
+  } catch (e) { showError(e.message); }
+}
+
+// At night every phone looks at its own view every two seconds, alike: a group's
+// picks arrive this way, never by a push only its members would get.
+setInterval(async () => {
+  if (!view || view.state.phase !== "night" || !token) return;
+  try { view.me = await api("/api/me"); render(); } catch (e) { /* the socket reports */ }
+}, 2000);
+
 async function castVote(seat) {
   showError("");
   try { await api("/api/vote", { method: "POST", body: JSON.stringify({ target: seat }) }); }
@@ -163,6 +307,9 @@ async function castVote(seat) {
 }
 
 function renderList(state, me, night) {
+  // The roles in the game (never who holds them), as every seed lets the table know.
+  const deck = Object.entries(state.deck || {}).map(([r, n]) => state.role_names[r] + (n > 1 ? " ×" + n : ""));
+  $("deck").textContent = deck.length && !night ? t("deck") + deck.join(", ") : "";
   const list = $("list");
   list.replaceChildren();
   if (night) return;
@@ -173,11 +320,25 @@ function renderList(state, me, night) {
     else if (!p.alive) text += " (" + t("out") + ")";
     list.append(el("li", text, p.alive ? "" : "out"));
   }
+  // the last vote, as the rules show it: who voted for whom where the round is open,
+  // the counts where not (review P5); only while its outcome is the news
+  const r = state.result;
+  if (r && ["defence", "verdict", "end"].includes(state.phase)) {
+    if (r.votes) list.append(el("li", t("votesFor") + Object.entries(r.votes).map(([v, x]) => nameOf(Number(v)) + " → " + nameOf(x)).join(", "), "result"));
+    else if (r.counts && Object.keys(r.counts).length) list.append(el("li", t("counts") + Object.entries(r.counts).sort((a, b) => b[1] - a[1]).map(([x, n]) => nameOf(Number(x)) + " " + n).join(", "), "result"));
+  }
   if (reveal) {
+    if (reveal.dealt) {
+      const changed = state.players.filter((p) => reveal.dealt[p.seat] !== reveal.cards[p.seat]);
+      if (changed.length) list.append(el("li", t("dealt") + changed.map((p) => p.name + " — " + state.role_names[reveal.dealt[p.seat]]).join(", ")));
+    }
     if (reveal.unseen.length) list.append(el("li", t("centre") + reveal.unseen.map((r) => state.role_names[r]).join(", ")));
+    if ((reveal.removed || []).length) list.append(el("li", t("removedCards") + reveal.removed.map((r) => state.role_names[r]).join(", ")));
     const teams = reveal.winners.teams.map((x) => state.team_names[x] || x);
-    list.append(el("li", teams.length ? t("winners") + teams.join(", ") : t("nobodyWins")));
-  } else if (VOTING.includes(state.phase)) {
+    if (reveal.judged !== false) list.append(el("li", teams.length ? t("winners") + teams.join(", ") : t("nobodyWins")));
+    // this phone's own line: did its player win (the seats the engine named)
+    if (reveal.judged !== false) list.prepend(el("li", reveal.winners.seats.includes(me.seat) ? t("youWon") : t("youLost"), "verdict-own"));
+  } else if (state.voting) {
     list.append(el("li", state.voted + " / " + state.voters + " " + t("voted")));
   }
 }
@@ -210,5 +371,25 @@ card.addEventListener("contextmenu", (e) => e.preventDefault());
 card.addEventListener("keydown", (e) => { if (e.key === " " || e.key === "Enter") { e.preventDefault(); showCard(); } });
 card.addEventListener("keyup", hideCard);
 document.addEventListener("visibilitychange", hideCard);
+
+// The journal: what this player did and learned, shown only while held, as the card.
+const journal = $("journal");
+function showJournal() {
+  if (!view || !view.me.journal) return;
+  journalHeld = true;
+  journal.replaceChildren(...view.me.journal.map((j) => el("span", j.text, "text")));
+  journal.classList.add("held");
+}
+function hideJournal() {
+  if (!journalHeld) return;
+  journalHeld = false;
+  journal.replaceChildren(document.createTextNode(t("journal")));
+  journal.classList.remove("held");
+}
+journal.addEventListener("pointerdown", (e) => { e.preventDefault(); journal.setPointerCapture?.(e.pointerId); showJournal(); });
+for (const end of ["pointerup", "pointercancel", "lostpointercapture", "blur"]) journal.addEventListener(end, hideJournal);
+journal.addEventListener("keydown", (e) => { if (e.key === " " || e.key === "Enter") { e.preventDefault(); showJournal(); } });
+journal.addEventListener("keyup", hideJournal);
+document.addEventListener("visibilitychange", hideJournal);
 
 start();

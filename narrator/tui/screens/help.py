@@ -35,19 +35,24 @@ next night when you press **n**.
 | everywhere | Ctrl+T | light or dark theme |
 | everywhere | q | quit (stops the sound) |
 | games | ↑ ↓ Enter | choose a game |
+| games | t | the table: the players' phones deal and vote |
 | players & roles | [ ] | fewer / more players |
 | players & roles | ↑ ↓, + − (→ ←) | choose a role, change its count |
 | players & roles | r / x | recommended deck / random roles |
+| players & roles | o / Esc | the game's options / back to the games |
 | players & roles | p / space | preview / play |
 | preview | + − | action time of the role under the cursor |
 | preview | l / t / e | language / turn time / export to a sound file |
+| preview | space / Esc | play / back |
 | night, day | space | start, pause, resume |
 | night, day | s | skip to the next call |
 | night, day | Esc | stop (asks first; the calls go on meanwhile) |
+| night, day | r / e | after the sound failed: try again / export to a file |
 | day | + − | add or take 30 s on the running timer |
 | day | Enter | go on (after the accusation, after the vote) |
 | day | b | take the shortcut, when there is one (every vote on one player) |
 | day | n / g | next night / new game |
+| table | d / n / e / Esc | deal / go on / end the game / leave |
 
 Every possible role is called every night, whether its card is in play or not:
 calling only the roles in play would tell everyone which they are.

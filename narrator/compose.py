@@ -1,0 +1,194 @@
+"""The composition root: where narrator's parts are built and wired together, for the
+command line and the app alike.
+
+Everything below takes its collaborators as arguments (the session its engine and
+clock, the app its engine, settings store, catalogue and table factory, the table
+server its table and voice). Only here are the real ones chosen: the audio engine or
+the silent one, the user's settings with a command's overrides, the voice of a table,
+and the table factory the app gets -- so the app never imports the table (nor the
+web server under it), and starts, with "Table mode unavailable", without aiohttp.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import threading
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from narrator.rules import MissingPart, Ruleset, load_catalog
+from narrator.session import Session, SettingsStore, SystemClock, audio_settings
+from narrator.session.config import Settings
+from narrator.session.engine import AudioChoices, NightEngine, NoChoices, SilentEngine
+
+if TYPE_CHECKING:
+    from narrator.audio.settings import AudioSettings
+    from narrator.table.host import TableHost
+    from narrator.table.state import Table
+    from narrator.table.voice import Voice
+    from narrator.tui.app import NarratorApp
+    from narrator.tui.screens.table import TableFactory
+
+
+def user_settings(
+    store: SettingsStore, *, lang: str | None = None, pace: float | None = None
+) -> tuple[Settings, str | None]:
+    """The user's settings (as the app plays them), with a command's overrides; and a
+    problem with the settings file, if any (the defaults are used, the file kept)."""
+    settings, problem = store.load()
+    if lang is not None:
+        settings = replace(settings, language=lang)
+    if pace is not None:
+        settings = replace(settings, pace=pace)
+    return settings, problem
+
+
+def audio_engine(settings: AudioSettings | None = None) -> NightEngine:
+    """The real audio engine, its output checked: a missing sound device is one line."""
+    from narrator.audio import AudioEngine
+    from narrator.audio.settings import AudioSettings
+
+    engine = AudioEngine(settings or AudioSettings())
+    problem = engine.check_output()
+    if problem is not None:
+        engine.close()
+        raise MissingPart(f"{problem} (or run the table silent with --no-audio)")
+    return engine
+
+
+def table_voice(settings: Settings, *, silent: bool) -> Voice:
+    """The table's voice: a session of its own on the real engine, or the silent one."""
+    from narrator.table.voice import SessionVoice, silent_voice
+
+    if silent:
+        return silent_voice(settings=settings)
+    return SessionVoice(Session(audio_engine(audio_settings(settings)), SystemClock(), settings))
+
+
+def command_table(
+    ruleset: Ruleset,
+    lang: str,
+    game: Path | None,
+    *,
+    resume: bool,
+    pace: float | None,
+    silent: bool,
+    warn: Any,
+) -> tuple[Table, Path, Voice]:
+    """`narrator table`: the table (new, or resumed), where it is saved, and its voice,
+    playing the user's settings with --lang and --pace winning."""
+    from narrator.table.run import open_table
+
+    table, path = open_table(ruleset, lang, game, resume=resume)
+    settings, problem = user_settings(SettingsStore(), lang=table.lang, pace=pace)
+    if problem is not None:
+        warn(f"narrator: {problem}")
+    table.pace, table.wake_gap = settings.pace, settings.wake_gap
+    return table, path, table_voice(settings, silent=silent)
+
+
+def tables() -> TableFactory | None:
+    """The app's table factory, or None when the web server is not installed."""
+    try:
+        if importlib.util.find_spec("aiohttp") is None:
+            return None
+    except (ImportError, ValueError):  # a broken install
+        return None
+
+    def table_host(
+        ruleset: Ruleset, session: Session, address: str | None
+    ) -> tuple[TableHost, str]:
+        from narrator.table.host import TableHost
+        from narrator.table.run import lan_address, open_table
+        from narrator.table.voice import SessionVoice
+
+        settings = session.settings
+        lang = settings.language if settings.language in ruleset.languages else ruleset.languages[0]
+        table, path = open_table(ruleset, lang, None, resume=False)
+        table.pace, table.wake_gap = settings.pace, settings.wake_gap
+        # One session per evening: the app's session (its engine, its settings) plays
+        # the table's nights too, and outlives the table.
+        voice = SessionVoice(session, own_engine=False)
+        return TableHost(table, voice, save_path=path), address or lan_address() or "127.0.0.1"
+
+    return table_host
+
+
+def make_app(environ: Mapping[str, str] | None = None) -> NarratorApp:
+    """The app with its real collaborators. `NARRATOR_AUDIO=fake` gives it the silent
+    engine (no sound library loaded, no device touched): for the tmux tests, and for
+    trying the app on a machine without speakers."""
+    env = os.environ if environ is None else environ
+    fake = env.get("NARRATOR_AUDIO", "").lower() == "fake"
+    # The audio engine is built on a thread while the app's screens are imported and
+    # the rulesets read. Imports share the GIL, so what overlaps is mostly PortAudio's
+    # start probing the sound system (~20 ms saved here, docs/PERFORMANCE.md).
+    # sounddevice points fd 2 at /dev/null while PortAudio starts (to hide
+    # ALSA's chatter), and Textual draws on fd 2: so the thread is joined here, before
+    # the app exists -- never beside an app that draws, or the app loses output (the
+    # alternate-screen switch among it).
+    audio = None if fake else _AudioStart()
+    try:
+        from narrator.tui.app import NarratorApp
+
+        store = SettingsStore()
+        settings, notice = store.load()
+        catalog = load_catalog()
+    except BaseException:
+        if audio is not None:  # its speech worker must not outlive us
+            with contextlib.suppress(Exception):
+                audio.join().close()
+        raise
+    clock = SystemClock()
+    engine: NightEngine
+    choices: AudioChoices
+    if audio is None:
+        engine, choices = SilentEngine(clock=clock), NoChoices()
+    else:
+        from narrator.tui.choices import RealChoices
+
+        engine, choices = audio.join(), RealChoices()
+    return NarratorApp(engine, store, settings, catalog, clock, choices, notice, tables=tables())
+
+
+class _AudioStart:
+    """The real audio engine, built on a thread: PortAudio loaded (checking the output
+    loads it) and the speech worker started, so the first call is quick."""
+
+    def __init__(self) -> None:
+        self._engine: NightEngine | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._build, name="narrator-audio-start")
+        self._thread.start()
+
+    def _build(self) -> None:
+        try:
+            from narrator.audio import AudioEngine
+            from narrator.audio.settings import AudioSettings
+
+            # The app sets the engine's real settings on mount (from the user's file).
+            real = AudioEngine(AudioSettings())
+            real.check_output()
+            real.prewarm()
+            self._engine = real
+        except BaseException as exc:  # raised where the app is built, as before
+            self._error = exc
+
+    def join(self) -> NightEngine:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._engine is not None
+        return self._engine
+
+
+def run_app() -> int:
+    """Run the app in the terminal; the exit status for `narrator` with no arguments."""
+    app = make_app()
+    app.handle_signals = True
+    result = app.run()
+    return result if isinstance(result, int) else 0

@@ -1,0 +1,30 @@
+"""The moderator nobody has to be: a pure engine that resolves the night, the vote and
+the winners from the ruleset's data (`rules.powers`), and keeps the game's log.
+
+Above `rules` (it reads rulesets) and `i18n` (its words), beside `script`, below
+`session` and `table` (which drive it). No I/O, no clock, no web, audio or Textual:
+an import-linter contract keeps it so. Randomness is passed in.
+"""
+
+from narrator.moderator.game import Card, Game, MoveError, Prompt, Seat, Step
+from narrator.moderator.log import Entry
+from narrator.moderator.scenario import Replay, ScenarioError, load, run
+from narrator.moderator.support import runnable_roles, unsupported_roles
+from narrator.moderator.words import Words
+
+__all__ = [
+    "Card",
+    "Entry",
+    "Game",
+    "MoveError",
+    "Prompt",
+    "Replay",
+    "ScenarioError",
+    "Seat",
+    "Step",
+    "Words",
+    "load",
+    "run",
+    "runnable_roles",
+    "unsupported_roles",
+]

@@ -1,0 +1,265 @@
+"""What a role *does*, how the day's vote kills and who wins: rules as data.
+
+The voice needs only a role's calls (`model.Turn`); a table where nobody knows the
+cards needs what each call lets the player do, so that a pure engine
+(`narrator.moderator`) can resolve the night, the vote and the winners. These are
+the frozen records the loader (`read_powers.py`) makes of a ruleset's `does:`,
+`tags:`, `on_death:` and top-level `outcome:` keys. Nothing here names a ruleset or
+a role: the ids come from the YAML.
+
+The vocabulary (each effect is one word, applied in the order listed):
+
+- `see`: the actor learns the cards picked (a player's, or centre cards);
+- `see_own`: the actor learns the card now in front of them;
+- `swap`: the two picked cards change places;
+- `swap_own`: the actor's card and the picked one change places;
+- `copy`: the actor learns the picked player's card and becomes that role (a
+  Doppelganger); the role's own powers follow at once, or at its call when it is in
+  `later`;
+- `know`: the actor learns who else acts as a role matching `know` (werewolves see
+  each other; the Minion sees them), as they were at the start of the night;
+- `swap_last`: the picked card changes places with the card the call's previous
+  power picked (the Witch's centre card), offered only when that power picked one;
+- `rotate`: every other player's card moves one seat in the named direction
+  (`pick: [{named: [left, right]}]`; the Village Idiot);
+- `shield`: nobody may move or look at the picked player's card from now on (the
+  Sentinel's shield);
+- `reveal`: the picked card is turned face up for the whole table, unless it
+  matches one of `hidden` (the Revealer turns a werewolf or the Tanner back down);
+- `learn`: the actor learns whether the picked player's card (or the `target`:
+  `executed`, the player the village put to death that day) matches `learn`, told in
+  the ruleset's own `answer` words (Lupus's Seer: "a werewolf" / "not a werewolf");
+- `protect`, `kill` and `arrest` (timing `dawn`): collected through the night and
+  applied at dawn by `priority`, lowest first: a protected player is not killed or
+  arrested that night; an arrested player (Mafia's Prisoner) is alive but out of play:
+  no powers, no ballot, but still counted among the living.
+
+A power with `agree` is a group's (the werewolves'): every member picks, a pick may
+change until the call ends, and then the rule decides -- `unanimous` (all who picked
+chose the same player), `most` (the most picks; a tie is nobody) or `strongest` (the
+pick of the member whose card has the highest `strength`; between equals, the first
+of them round the table from seat 1).
+
+Secret Moon's turns (`actions:` at the top of a ruleset, open to every player on
+their turn, not to one role) add: `answer` (the picked player answers aloud by
+their card, in the ruleset's `answers`; an answer may `reveal` the card), `accuse`
+(the actor names a card's role too: right, that card is shown to everyone; wrong,
+the actor's own card is), `hide` (the picked card cannot be picked again this round),
+`disturb` (the picked player loses their turn this round), `capture` (a player whose
+card was shown is taken out of the game), `self_capture` (the actor is: the price of
+disturbing) and `pass` (nothing the engine holds: the turn cards are on the table).
+`not_by` keeps an action from some cards (Guards cannot capture).
+
+A role may act `as` another (`does_as:`): it answers that role's call with that
+role's powers (Wherewolf's Pack Leader hunts with the pack, as the strongest wolf).
+
+`turn` says which of the role's calls a power belongs to: 0 its own (or the call of
+the role it wakes with), 1 its first extra turn (the Mystic Wolf's look at 2c).
+
+`timing` is `at_once` (applied when the player acts, in call order: One Night) or
+`dawn` (collected and applied at dawn by `priority`: the many-night games). A deck
+holding a role whose powers the ruleset does not give is refused for a game that
+needs the engine (`moderator.unsupported_roles`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from narrator.rules.model import ALWAYS, Condition, Text
+
+Effect = Literal[
+    "see", "see_own", "swap", "swap_own", "copy", "know", "swap_last", "rotate", "shield",
+    "reveal", "learn", "kill", "protect", "arrest",
+    "answer", "accuse", "hide", "disturb", "capture", "self_capture", "pass",
+]  # fmt: skip
+EFFECTS: tuple[str, ...] = (
+    "see", "see_own", "swap", "swap_own", "copy", "know", "swap_last", "rotate", "shield",
+    "reveal", "learn", "kill", "protect", "arrest",
+    "answer", "accuse", "hide", "disturb", "capture", "self_capture", "pass",
+)  # fmt: skip
+# Effects that need something picked (`learn` may instead name its `target`).
+NEEDS_PICK = frozenset(
+    {
+        "see",
+        "swap",
+        "swap_own",
+        "copy",
+        "swap_last",
+        "rotate",
+        "shield",
+        "reveal",
+        "kill",
+        "protect",
+        "arrest",
+        "answer",
+        "accuse",
+        "hide",
+        "disturb",
+        "capture",
+    }
+)
+# Effects that move or look at a picked card: a shielded card cannot be picked for them.
+TOUCHES = frozenset({"see", "swap", "swap_own", "copy", "swap_last", "reveal"})
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """Which cards a rule is about: one role, every role of a team, or a tag."""
+
+    role: str = ""
+    team: str = ""
+    tag: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """One way to answer a power: so many players, or so many centre cards."""
+
+    players: int = 0
+    centre: int = 0
+    other: bool = True  # players other than the actor
+    named: tuple[str, ...] = ()  # or one of these words (left, right)
+    role: bool = False  # and name a role too (Secret Moon's accusation)
+    # only players the night has struck so far (a kill waiting for dawn): the actor
+    # learns who they are (Wherewolf's Healer)
+    struck: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """How a card answers an `answer` power aloud: the first that matches speaks."""
+
+    match: Match
+    say: Text  # with {name}
+    reveal: bool = False  # the answer shows the card (Secret Moon's Minister)
+
+
+@dataclass(frozen=True, slots=True)
+class Ability:
+    """One thing a role may do when it is called."""
+
+    id: str
+    effects: tuple[Effect, ...]
+    picks: tuple[Pick, ...] = ()  # alternatives (the Seer: a player, or two centre cards)
+    optional: bool = True
+    when: Condition = ALWAYS  # options and nights, as for a line
+    alone: bool = False  # only when nobody else acts in this call (the lone wolf)
+    know: Match | None = None
+    later: tuple[str, ...] = ()  # copy: roles acted at their own call, not at once
+    timing: Literal["at_once", "dawn"] = "at_once"
+    priority: int = 0  # dawn: lower first (block, protect, kill, learn)
+    turn: int = 0  # which of the role's calls: 0 its own, 1.. its extra turns
+    hidden: tuple[Match, ...] = ()  # reveal: cards turned face down again
+    learn: Match | None = None  # learn: the question
+    answer: tuple[Text, Text] | None = None  # learn: the words for is and is_not
+    target: Literal["", "executed"] = ""  # learn: about this player instead of a pick
+    agree: Literal["", "unanimous", "most", "strongest"] = ""  # a group's power
+    once: bool = False  # once per game (Wherewolf's Healer saves one player, once)
+    answers: tuple[Answer, ...] = ()  # answer: what each card says
+    say: Text | None = None  # an action: what the table hears, with {name} {who} {role}
+    label: Text | None = None  # an action: its name on the phone's button
+    not_by: Match | None = None  # an action these cards may not take
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Powers:
+    """A role's powers: what it does when called, its tags, what its death does."""
+
+    abilities: tuple[Ability, ...] = ()
+    tags: tuple[str, ...] = ()
+    on_death: Literal["", "shoot_vote"] = ""  # the Hunter: his vote's target dies too
+    strength: int = 0  # agree: strongest -- the strongest member's pick decides
+    does_as: str = ""  # answers this role's call with its powers (the Pack Leader)
+    # what the role does is given (`does:`, even empty, `does_as:` or `on_death:`);
+    # False when only `tags:` are, for rules about the card (a Vampire's Shadow)
+    given: bool = True
+
+
+NONE = Powers()
+
+
+@dataclass(frozen=True, slots=True)
+class Predicate:
+    """A condition on the end of a game, over the cards as they are at the end.
+
+    Exactly one of the fields is set: `dead` (a dead player's card matches), `held`
+    (any player's card matches, dead or alive), `dead_other` (someone whose card does
+    not match died), `nobody_dead`, or the combinators `all`, `any`, `not_`.
+    """
+
+    dead: Match | None = None
+    held: Match | None = None
+    dead_other: Match | None = None
+    alive: Match | None = None  # a living player's card matches
+    parity: tuple[Match, Match] | None = None  # as many living first as living second
+    # someone is alive and every living player matches one of these (the only faction
+    # left, the factionless aside: Wherewolf's Shadow victory)
+    only_alive: tuple[Match, ...] = ()
+    nobody_dead: bool = False
+    nobody_alive: bool = False  # everyone is out (Wherewolf's Extermination)
+    captured: Match | None = None  # a captured player's card matches (Secret Moon)
+    revealed: Match | None = None  # a card shown to everyone matches, a centre card too
+    all: tuple[Predicate, ...] = ()
+    any: tuple[Predicate, ...] = ()
+    not_: Predicate | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WinRule:
+    """`team` wins when `when` holds; its players are those whose card is of it."""
+
+    team: str
+    when: Predicate
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class VoteRule:
+    """How a simultaneous vote kills: the most-voted die (all of them on a tie), and
+    nobody unless someone has at least `min_votes`."""
+
+    kind: Literal["simultaneous", "accusation_ballot", "none"] = "simultaneous"
+    dies: Literal["most"] = "most"
+    min_votes: int = 1
+    self_vote: bool = False
+    # accusation_ballot: who accuses (everyone: the dead too), how many suspects, who
+    # votes in the ballot (the living who are not suspects), ties to the player
+    # closer to the Tombstone (the last one out) going clockwise; open rounds are
+    # told to the table voter by voter
+    accusers: Literal["alive", "everyone"] = "alive"
+    # count: the `suspects` most accused, ties broken by `tie` (Lupus, Mafia); ranks:
+    # the most accused -- all of them when tied, else with every runner-up (Wherewolf)
+    suspects: int = 2
+    suspects_by: Literal["count", "ranks"] = "count"
+    sole_accused_dies: bool = False  # every accusation on one player: no ballot
+    # tombstone_clockwise: closer to the last player out, going clockwise (Lupus);
+    # last_arrested_nearest: nearer to the last player arrested, either way (Mafia);
+    # nobody: a tie in the ballot puts nobody to death (Wherewolf)
+    tie: Literal["tombstone_clockwise", "last_arrested_nearest", "nobody"] = "tombstone_clockwise"
+    # two players left: the accusation is the only vote, more votes dies (Wherewolf)
+    final_two_one_vote: bool = False
+    open_accusation: bool = False
+    open_ballot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of the game as data: the vote and the ordered win rules."""
+
+    vote: VoteRule
+    wins: tuple[WinRule, ...]
+    # at_end: judged once, after the vote (One Night); any_time: after every death,
+    # and the first time a rule holds the game ends; day_start: at dawn only, once
+    # the night's dead are known (Wherewolf)
+    judged: Literal["at_end", "any_time", "day_start"] = "at_end"
+    # the game also ends when one of these holds, whoever wins (nobody, perhaps)
+    ends: tuple[Predicate, ...] = ()
+    # the team that wins when the game's rounds run out with no other end (Secret Moon)
+    rounds_out: str = ""
+    # the game's own words for a death, with {name}: by night, by the vote
+    night_death: Text | None = None
+    vote_death: Text | None = None
+    line: int = 0

@@ -1,0 +1,39 @@
+"""The app's audio choices from the real audio layer (voices, beds, devices), for
+the composition root (`narrator.compose.make_app`) to give the app."""
+
+from __future__ import annotations
+
+
+class RealChoices:
+    """Voices and devices from the audio layer; none when it cannot tell."""
+
+    def __init__(self) -> None:
+        self._voices: dict[str, list[tuple[str, str]]] = {}
+
+    def voices(self, lang: str) -> list[tuple[str, str]]:
+        if lang not in self._voices:  # each ask starts a speech process: once is enough
+            try:
+                from narrator.audio import list_voices
+
+                self._voices[lang] = [(v.id, v.name) for v in list_voices(lang)]
+            except Exception:
+                return []
+        return self._voices[lang]
+
+    def beds(self) -> list[tuple[str, str]]:
+        try:
+            from narrator.audio.ambience import AMBIENCES
+
+            return [(name, name) for name in AMBIENCES]
+        except Exception:
+            return []
+
+    def devices(self) -> list[tuple[str, str]]:
+        try:
+            from narrator.audio import list_devices
+
+            return [
+                (str(d.index), d.name + (" (default)" if d.default else "")) for d in list_devices()
+            ]
+        except Exception:
+            return []

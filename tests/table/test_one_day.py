@@ -1,0 +1,101 @@
+"""One day, one session: the phones' day and the app's day come from one script.
+
+The table's day timers are read from the session's `Game.script("day")` -- the
+script the app's `PhaseRunner` plays -- so a change to a ruleset's day timer (or its
+first day's length) reaches both, and no length is written twice.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from narrator.rules import load_ruleset
+from narrator.script import Timer
+from narrator.session import Session, Settings, SilentEngine, SystemClock
+from narrator.table import Table
+from tests.unit.helpers import RULESETS
+
+NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
+
+
+class Clock:
+    t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def edited(tmp_path: Path, seconds: int, first_day: int) -> Path:
+    """Wherewolf with its assembly's length (and the first day's) changed."""
+    text = (RULESETS / "wherewolf.yaml").read_text(encoding="utf-8")
+    old = "    seconds: 300\n    first_day_seconds: 120\n"
+    assert text.count(old) == 1  # the test edits the real ruleset's day, nothing else
+    text = text.replace(old, f"    seconds: {seconds}\n    first_day_seconds: {first_day}\n")
+    path = tmp_path / "wherewolf.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def app_day_timers(path: Path, night: int) -> list[float]:
+    """The app's day: the session's game, the runner's timer segments."""
+    clock = SystemClock()
+    session = Session(SilentEngine(clock=clock), clock, Settings())
+    game = session.new_game(load_ruleset(path))
+    game.players = len(NAMES)
+    game.recommend()
+    while game.night < night:
+        game.next_night()
+    runner = session.open_phase("day", start=False)
+    try:
+        return [
+            seg.steps[0].seconds
+            for seg in runner.segments
+            if seg.kind == "timer" and isinstance(seg.steps[0], Timer)
+        ]
+    finally:
+        session.close()
+
+
+def phones_day(path: Path, nights: int) -> list[float]:
+    """The phones' day: the deadline the table gives its day, night after night."""
+    clock = Clock()
+    t = Table(load_ruleset(path), "en", rng=random.Random(1), clock=clock)
+    for name in NAMES:
+        t.join(name, t.room)
+    t.start({})
+    lengths = []
+    t.advance()  # cards -> night 1
+    for night in range(1, nights + 1):
+        assert t.night == night
+        t.advance()  # night -> day
+        assert t.phase == "day" and t.deadline is not None
+        lengths.append(t.deadline - clock.t)
+        t.phase = "verdict"  # straight to the next night (the votes are tested elsewhere)
+        if night < nights:
+            t.advance()
+    return lengths
+
+
+def test_a_day_timer_changed_in_the_ruleset_reaches_the_app_and_the_phones(
+    tmp_path: Path,
+) -> None:
+    for seconds, first_day in [(300, 120), (47, 13)]:
+        path = edited(tmp_path, seconds, first_day)
+        app = [app_day_timers(path, 1)[0], app_day_timers(path, 2)[0]]
+        phones = phones_day(path, 2)
+        assert app == [first_day, seconds]
+        assert phones == app  # the shorter first day holds on the phones too
+
+
+def test_the_table_plays_the_session_game_at_the_users_pace() -> None:
+    t = Table(load_ruleset(RULESETS / "wherewolf.yaml"), "en", rng=random.Random(1))
+    for name in NAMES:
+        t.join(name, t.room)
+    t.start({})
+    t.pace, t.wake_gap = 0.5, 2.0
+    game = t.game(1)
+    assert (game.pace, game.wake_gap, game.counts) == (0.5, 2.0, t.roles)
+    slow = t.game(1)
+    slow.pace = 2.0
+    assert game.script("night").steps != slow.script("night").steps  # pace shapes the night

@@ -1,0 +1,160 @@
+"""The saved game on the host's machine: private, atomic, never following a planted
+link, one server at a time, and a changed or strange file refused with one line
+(TABLE_REVIEW: the saved-game attacks)."""
+
+from __future__ import annotations
+
+import json
+import random
+import stat
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from narrator.table import Table, TableError, load_saved, save
+from narrator.table.saved import GameLock, dump
+from tests.unit.helpers import ruleset
+
+
+def a_table() -> Table:
+    t = Table(ruleset("onuw"), "en")
+    for name in ("Ann", "Bo", "Cy"):
+        t.join(name, t.room)
+    t.start({})
+    return t
+
+
+def test_the_saved_game_is_private_and_its_new_folder_too(tmp_path: Path) -> None:
+    path = tmp_path / "state" / "table" / "onuw.json"
+    save(a_table(), path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert [p.name for p in path.parent.iterdir()] == ["onuw.json"]  # no temp file left
+
+
+def test_a_planted_link_is_never_followed(tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious", encoding="utf-8")
+    path = tmp_path / "game.json"
+    (tmp_path / "game.json.tmp").symlink_to(victim)  # the old, guessable temp name
+    save(a_table(), path)
+    assert victim.read_text(encoding="utf-8") == "precious"
+    path.unlink()
+    path.symlink_to(victim)  # a link at the path itself is replaced, not written through
+    save(a_table(), path)
+    assert victim.read_text(encoding="utf-8") == "precious"
+    assert not path.is_symlink() and json.loads(path.read_text("utf-8"))["ruleset"] == "onuw"
+
+
+def test_a_changed_save_is_refused_with_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    t = a_table()
+    for change, what in [
+        (lambda d: d["seats"][0].update(card="werewolf"), "a card in the clear"),
+        (lambda d: d.update(sealed=None), "no sealed part"),
+        (lambda d: d.update(phase="dawn"), "phase 'dawn'"),
+        (lambda d: d["seats"][1].update(seat=7), "seat numbers"),
+        (lambda d: d.update(suspects=[9]), "the suspects"),
+    ]:
+        data = dump(t)
+        change(data)
+        path.write_text(json.dumps(data), encoding="utf-8")
+        with pytest.raises(TableError, match="does not fit together") as err:
+            load_saved(path, t.ruleset)
+        assert what in str(err.value) and "\n" not in str(err.value)
+
+
+def test_two_servers_cannot_serve_one_saved_game(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    with GameLock(path):
+        with pytest.raises(TableError, match="another table is already serving"):
+            GameLock(path).__enter__()
+        # another process is refused too (flock is per open file, across processes)
+        code = (
+            "from pathlib import Path; from narrator.table.saved import GameLock\n"
+            f"GameLock(Path({str(path)!r})).__enter__()"
+        )
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert out.returncode != 0 and "another table is already serving" in out.stderr
+    with GameLock(path):  # released: the next server may serve it
+        pass
+
+
+def test_the_app_and_the_command_cannot_serve_one_saved_game_at_once(tmp_path: Path) -> None:
+    from narrator.table.host import TableHost
+    from narrator.table.voice import silent_voice
+
+    path = tmp_path / "game.json"
+    first = TableHost(Table(ruleset("onuw"), "en"), silent_voice(), save_path=path)
+    first.start("127.0.0.1", 0)
+    try:
+        second = TableHost(Table(ruleset("onuw"), "en"), silent_voice(), save_path=path)
+        with pytest.raises(TableError, match="another table is already serving"):
+            second.start("127.0.0.1", 0)
+    finally:
+        first.stop()
+    again = TableHost(Table(ruleset("onuw"), "en"), silent_voice(), save_path=path)
+    again.start("127.0.0.1", 0)  # stopped: the lock is free again
+    again.stop()
+
+
+def test_a_restarted_table_keeps_the_engine_and_the_journals(tmp_path: Path) -> None:
+    """The cards as they are, who is out, the Tombstone and each phone's journal are
+    saved (sealed): after a restart, once two phones are back, the engine still counts
+    the day and judges the end."""
+    t = Table(ruleset("lupus"), "en", rng=random.Random(3))
+    tokens = [t.join(name, t.room)[1] for name in ("Ann", "Bo", "Cy", "Dee", "Eve", "Fay", "Gus")]
+    t.start({"werewolf": 2, "seer": 1, "villager": 4})
+    assert t.engine is not None
+    t.advance()  # night 1
+    t.eliminate(3)  # Cy leaves the table
+    t.advance()  # day
+    t.journal[0] = [{"night": 1, "text": "you saw Bo."}]
+    path = tmp_path / "game.json"
+    save(t, path)
+    back = load_saved(path, ruleset("lupus"))
+    assert back.engine is None and back.journal == {}  # sealed until two phones are back
+    back.seat_of(tokens[4])
+    back.seat_of(tokens[0])
+    assert back.engine is not None and back.engine.snapshot() == t.engine.snapshot()
+    assert back.engine.tombstone == 2 and not back.engine.seats[2].alive
+    assert back.journal == {0: [{"night": 1, "text": "you saw Bo."}]}
+    back.advance()  # the accusation, counted by the restored engine
+    for seat in back.seats:
+        if seat.seat in back.voters():
+            back.vote(seat, 1 if seat.seat != 1 else 2)
+    assert back.suspects and back.engine.log[-1].kind in ("suspects", "death", "nobody_dies")
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        (lambda e: e["seats"][0].update(role="dragon"), "KeyError: 'dragon'"),
+        (lambda e: e.update(dead_order=[99]), "seat 99 is not at this table"),
+        (lambda e: e["seats"].pop(), "does not fit together (the engine's seats)"),
+        (lambda e: e.update(revealed=[["moon", 1]]), "'moon' is not a place"),
+    ],
+)
+def test_a_sealed_engine_that_does_not_fit_is_one_line(
+    change: Any, why: str, tmp_path: Path
+) -> None:
+    """Defence in depth: the sealed part cannot be changed without the game key (its
+    seal fails), but an engine sealed wrong would still be one line, never a 500."""
+    t = Table(ruleset("lupus"), "en", rng=random.Random(3))
+    tokens = [t.join(name, t.room)[1] for name in ("Ann", "Bo", "Cy", "Dee", "Eve", "Fay", "Gus")]
+    t.start({"werewolf": 2, "seer": 1, "villager": 4})
+    secret = t.secret()
+    change(secret["engine"])
+    data = dump(t)
+    data["sealed"] = t.vault.seal(secret, t.context, {s.seat: s.token_hash for s in t.seats})
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    back = load_saved(path, ruleset("lupus"))
+    back.seat_of(tokens[0])
+    with pytest.raises(TableError) as info:
+        back.seat_of(tokens[1])
+    message = str(info.value)
+    assert why in message and "\n" not in message
