@@ -201,6 +201,10 @@ def test_a_lupus_day_on_eight_phones(browser: Any, shots: Path) -> None:
     with live_table("lupus", voice=voice) as live:
         pages = seat_phones(browser, live, names)
         assert live.host("start")[0] == 200
+        # the deal (live_table's seed) keeps a wolf in play after Hal's and Bo's
+        # deaths: the day ends in a verdict, not in the village's win
+        wolves = {s.seat for s in live.table.seats if s.card == "werewolf"}
+        assert wolves - {2, 8}, wolves
         clock.hold()
         live.host("next")
         wait_phase(live, pages, "Night")

@@ -50,7 +50,10 @@ async def test_table_mode_serves_the_phones_and_shows_them_arrive(tmp_path: Path
         for name in ("Ann", "Bo", "[b]Cy[/b]"):
             join(base, urls["room"], name)
         # told by the server as they arrive (no polling): drawn without a key pressed
+        # (the count and the list are drawn in one handler, but the list's new line
+        # needs a layout pass: a busy machine showed a frame with the count first)
         await settle(pilot, lambda: "3 joined" in screen_text(app))
+        await settle(pilot, lambda: " 3. [b]Cy[/b]" in screen_text(app))
         text = screen_text(app)
         assert f"Room {urls['room']}" in text
         assert "[b]Cy[/b]" in text  # a name is shown as typed, never as markup
