@@ -4,6 +4,7 @@ while a call's phones answer (the fixtures are in tests/table/conftest.py)."""
 
 from __future__ import annotations
 
+import random
 import re
 import threading
 import time
@@ -128,7 +129,7 @@ def held_game(
     """A live table of `game` in English whose voice (silent, 20 times as fast) is held
     still at every call until the test lets it go (`play_night`), and that clock."""
     clock = HeldClock(60)
-    table = Table(ruleset(game), "en", options=options or Options())
+    table = Table(ruleset(game), "en", options=options or Options(), rng=random.Random(0))
     with live_table(table=table, voice=silent_voice(clock=clock)) as live:
         hold_at_every_call(live, clock)
         live.table.pace = pace

@@ -9,6 +9,7 @@ docs/table/ when NARRATOR_SCREENSHOTS=1, else to the test's temporary folder.
 
 from __future__ import annotations
 
+import random
 import time
 from pathlib import Path
 from typing import Any
@@ -311,7 +312,7 @@ def test_a_secret_moon_round_played_on_six_phones(browser: Any, shots: Path) -> 
     captures him: the engine ends the game and every phone shows the winners."""
     names = ["Ann", "Bo", "Cy", "Dee", "Eve", "Flo"]
     voice = silent_voice(clock=FastClock(20))
-    table = Table(ruleset("secret_moon"), "en")
+    table = Table(ruleset("secret_moon"), "en", rng=random.Random(0))
     table.pace = 0.1
     with live_table(table=table, voice=voice) as live:
         pages = seat_phones(browser, live, names)

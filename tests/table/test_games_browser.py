@@ -11,6 +11,7 @@ still while the phones of an open call answer, so a slow browser never misses a 
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -264,7 +265,9 @@ def test_secret_moon_s_three_rounds_on_the_phones_and_the_princess_wins(
     cards = ["princess", "priestess", "minister", "guard", "guard"]
     clock = HeldClock(20)
     voice = silent_voice(clock=clock)
-    with live_table(table=Table(ruleset("secret_moon"), "en"), voice=voice) as live:
+    with live_table(
+        table=Table(ruleset("secret_moon"), "en", rng=random.Random(0)), voice=voice
+    ) as live:
         live.table.pace = 0.2
         pages = seat_phones(browser, live, names)
         assert live.host("start")[0] == 200
