@@ -14,8 +14,9 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,10 +24,11 @@ from typing import TYPE_CHECKING, Any
 from narrator.rules import MissingPart, Ruleset, load_catalog
 from narrator.session import Session, SettingsStore, SystemClock, audio_settings
 from narrator.session.config import Settings
-from narrator.session.engine import AudioChoices, NightEngine, NoChoices, SilentEngine
+from narrator.session.engine import AudioChoices, NightEngine, NoChoices, Playing, SilentEngine
 
 if TYPE_CHECKING:
     from narrator.audio.settings import AudioSettings
+    from narrator.script import Script
     from narrator.table.host import TableHost
     from narrator.table.state import Table
     from narrator.table.voice import Voice
@@ -124,14 +126,16 @@ def make_app(environ: Mapping[str, str] | None = None) -> NarratorApp:
     trying the app on a machine without speakers."""
     env = os.environ if environ is None else environ
     fake = env.get("NARRATOR_AUDIO", "").lower() == "fake"
-    # The audio engine is built on a thread while the app's screens are imported and
-    # the rulesets read. Imports share the GIL, so what overlaps is mostly PortAudio's
-    # start probing the sound system (~20 ms saved here, docs/PERFORMANCE.md).
-    # sounddevice points fd 2 at /dev/null while PortAudio starts (to hide
-    # ALSA's chatter), and Textual draws on fd 2: so the thread is joined here, before
-    # the app exists -- never beside an app that draws, or the app loses output (the
-    # alternate-screen switch among it).
-    audio = None if fake else _AudioStart()
+    # The audio engine (numpy, PortAudio's start, the speech worker: ~110 ms) is built
+    # on a thread while the app's screens are imported and the rulesets read -- and,
+    # where it is safe, while the app draws its first frame. sounddevice points fd 2
+    # at /dev/null while PortAudio starts (to hide ALSA's chatter), and Textual draws
+    # on `sys.__stderr__`. The command line gives Textual a private copy of the
+    # terminal (`route_native_messages`): then nothing PortAudio does to fd 2 can
+    # swallow the app's output, and the engine may finish beside the running app.
+    # Where Textual would draw on fd 2 itself, the thread is joined before the app
+    # exists, or the app loses output (the alternate-screen switch among it).
+    audio = None if fake else AudioStart()
     try:
         from narrator.tui.app import NarratorApp
 
@@ -151,31 +155,36 @@ def make_app(environ: Mapping[str, str] | None = None) -> NarratorApp:
     else:
         from narrator.tui.choices import RealChoices
 
-        engine, choices = audio.join(), RealChoices()
+        engine = LateEngine(audio) if _draws_apart_from_fd2() else audio.join()
+        choices = RealChoices()
     return NarratorApp(engine, store, settings, catalog, clock, choices, notice, tables=tables())
 
 
-class _AudioStart:
+def _draws_apart_from_fd2() -> bool:
+    """Whether Textual's output (`sys.__stderr__`) is a descriptor other than 2."""
+    stream = sys.__stderr__
+    try:
+        return stream is not None and stream.fileno() != 2
+    except (OSError, ValueError):
+        return False
+
+
+class AudioStart:
     """The real audio engine, built on a thread: PortAudio loaded (checking the output
     loads it) and the speech worker started, so the first call is quick."""
 
-    def __init__(self) -> None:
+    def __init__(self, build: Callable[[], NightEngine] | None = None) -> None:
         self._engine: NightEngine | None = None
         self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._build, name="narrator-audio-start")
+        self._thread = threading.Thread(
+            target=self._build, args=(build or _started_engine,), name="narrator-audio-start"
+        )
         self._thread.start()
 
-    def _build(self) -> None:
+    def _build(self, build: Callable[[], NightEngine]) -> None:
         try:
-            from narrator.audio import AudioEngine
-            from narrator.audio.settings import AudioSettings
-
-            # The app sets the engine's real settings on mount (from the user's file).
-            real = AudioEngine(AudioSettings())
-            real.check_output()
-            real.prewarm()
-            self._engine = real
-        except BaseException as exc:  # raised where the app is built, as before
+            self._engine = build()
+        except BaseException as exc:  # raised where the engine is first needed
             self._error = exc
 
     def join(self) -> NightEngine:
@@ -184,6 +193,82 @@ class _AudioStart:
             raise self._error
         assert self._engine is not None
         return self._engine
+
+
+def _started_engine() -> NightEngine:
+    from narrator.audio import AudioEngine
+    from narrator.audio.settings import AudioSettings
+
+    # The app sets the engine's real settings on mount (from the user's file).
+    real = AudioEngine(AudioSettings())
+    real.check_output()
+    real.prewarm()
+    return real
+
+
+class LateEngine:
+    """The real audio engine while its thread may still be building it: the app's
+    first frame does not wait for it. The settings given meanwhile are kept and handed
+    over; whatever needs the engine (a check, a night, a line, an export) waits for
+    it -- a fraction of a second after start, long before a hand reaches a key. An
+    engine that could not be built is a sound problem the app reports, not a crash."""
+
+    def __init__(self, start: AudioStart) -> None:
+        self._start = start
+        self._lock = threading.Lock()
+        self._engine: NightEngine | None = None
+        self._settings: AudioSettings | None = None
+
+    def _real(self) -> NightEngine:
+        with self._lock:
+            if self._engine is None:
+                engine = self._start.join()
+                if self._settings is not None:
+                    engine.settings = self._settings
+                self._engine = engine
+            return self._engine
+
+    @property
+    def settings(self) -> AudioSettings:
+        with self._lock:
+            if self._engine is not None:
+                return self._engine.settings
+            if self._settings is not None:
+                return self._settings
+        from narrator.audio.settings import AudioSettings
+
+        return AudioSettings()  # what the engine is built with
+
+    @settings.setter
+    def settings(self, value: AudioSettings) -> None:
+        with self._lock:
+            if self._engine is not None:
+                self._engine.settings = value
+            else:
+                self._settings = value
+
+    def check_output(self) -> str | None:
+        try:
+            engine = self._real()
+        except Exception as exc:
+            return f"the sound could not start ({type(exc).__name__}: {exc})"
+        return engine.check_output()
+
+    def play(self, script: Script) -> Playing:
+        return self._real().play(script)
+
+    def speak(self, text: str, lang: str) -> Playing:
+        return self._real().speak(text, lang)
+
+    def preview(self, lang: str) -> Playing:
+        return self._real().preview(lang)
+
+    def export(self, script: Script, path: Path) -> None:
+        self._real().export(script, path)
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):  # never built: nothing to close
+            self._real().close()
 
 
 def run_app() -> int:

@@ -117,9 +117,10 @@ class AudioEngine:
         it when it starts; `narrator render` never needs PortAudio, and with a warm
         cache not even the worker, so the engine does none of this by itself.
 
-        PortAudio is loaded here, in the caller's thread, never in a background
-        one: sounddevice points fd 2 at /dev/null while PortAudio starts, and a
-        terminal app drawing on fd 2 from another thread would lose that output."""
+        sounddevice points fd 2 at /dev/null while PortAudio starts: a terminal app
+        drawing on fd 2 meanwhile would lose that output. The app calls this on a
+        thread beside its first frame only when Textual draws on a copy of the
+        terminal (`narrator.compose.LateEngine`); else before the app exists."""
         with contextlib.suppress(Exception):  # play() reports any failure itself
             sounddevice()
         inner = self.synth.inner

@@ -17,6 +17,7 @@ import pytest
 
 from narrator.audio.bed import assets_dir
 from narrator.audio.settings import AudioSettings
+from narrator.compose import AudioStart, LateEngine
 from narrator.script import Cue, Pause, Say, Script, Step
 from narrator.session import NightEngine, Playing, SilentEngine, SystemClock
 from tests.audio.conftest import FakeSynth
@@ -28,10 +29,15 @@ def _night(*steps: Step) -> Script:
     return Script("test", "night", 1, "en", 5, (), tuple(steps))
 
 
+REAL = [pytest.mark.audio, pytest.mark.realtime]
+
+
 @pytest.fixture(
-    params=["silent", pytest.param("real", marks=[pytest.mark.audio, pytest.mark.realtime])]
+    params=["silent", pytest.param("real", marks=REAL), pytest.param("late", marks=REAL)]
 )
 def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[NightEngine]:
+    """The silent engine; the real one; the real one behind the app's `LateEngine`
+    (built on a thread, asked for before it is ready: the test starts at once)."""
     made: NightEngine
     if request.param == "silent":
         made = SilentEngine(AudioSettings(bed=False), SystemClock(), sounds=SOUNDS)
@@ -39,7 +45,15 @@ def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[NightEngi
         from narrator.audio import AudioEngine
 
         request.getfixturevalue("sound_server")
-        made = AudioEngine(AudioSettings(bed=False), tmp_path, synthesizer=FakeSynth())
+
+        def build() -> NightEngine:
+            return AudioEngine(AudioSettings(bed=False), tmp_path, synthesizer=FakeSynth())
+
+        if request.param == "real":
+            made = build()
+        else:
+            made = LateEngine(AudioStart(build))
+            made.settings = AudioSettings(bed=False)  # kept, then handed over
     yield made
     made.close()
 

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 
 def _python(code: str, config: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -21,10 +22,10 @@ def _python(code: str, config: Path, **env: str) -> subprocess.CompletedProcess[
     return run
 
 
-def test_portaudio_is_loaded_before_the_app_draws(tmp_path: Path) -> None:
-    # sounddevice silences fd 2 while PortAudio initialises, and Textual draws on
-    # fd 2: if PortAudio were first loaded by a worker while the app runs, screen
-    # output would be lost (seen as an app drawn over the shell in tmux).
+def test_portaudio_is_loaded_before_an_app_that_draws_on_fd_2(tmp_path: Path) -> None:
+    # sounddevice silences fd 2 while PortAudio initialises: if Textual drew on fd 2
+    # and PortAudio were first loaded by a thread while the app runs, screen output
+    # would be lost (seen as an app drawn over the shell in tmux).
     probe = (
         "import sys\n"
         "from narrator.compose import make_app\n"
@@ -35,6 +36,42 @@ def test_portaudio_is_loaded_before_the_app_draws(tmp_path: Path) -> None:
     )
     run = _python(probe, tmp_path, XDG_CACHE_HOME=str(tmp_path))
     assert run.stdout.split() == ["True", "AudioEngine"]
+
+
+def test_with_the_terminal_kept_apart_the_app_does_not_wait_for_the_engine(
+    tmp_path: Path,
+) -> None:
+    """As `narrator` starts the app: fd 2 goes to the audio log and Textual draws on a
+    copy of the terminal, so the engine is finished beside the app (`LateEngine`).
+    The settings given before it is ready reach it; it plays; it closes."""
+    probe = (
+        "import sys\n"
+        "from narrator.audio.devices import route_native_messages\n"
+        "route_native_messages()\n"
+        "from narrator.compose import make_app\n"
+        "from narrator.audio.settings import AudioSettings\n"
+        "app = make_app({})\n"
+        "app.engine.settings = AudioSettings(rate=123, bed=False)\n"
+        "problem = app.engine.check_output()  # a machine without a device: a line\n"
+        "print(type(app.engine).__name__, problem is None or isinstance(problem, str))\n"
+        "print(app.engine._real().settings.rate, type(app.engine._real()).__name__)\n"
+        "app.engine.close()\n"
+    )
+    state = tmp_path / "state"
+    run = _python(probe, tmp_path, XDG_CACHE_HOME=str(tmp_path), XDG_STATE_HOME=str(state))
+    assert run.stdout.split() == ["LateEngine", "True", "123", "AudioEngine"]
+    assert (state / "narrator" / "audio.log").exists()
+
+
+def test_an_engine_that_cannot_be_built_is_a_sound_problem_not_a_crash() -> None:
+    from narrator.compose import AudioStart, LateEngine
+
+    def broken() -> Any:
+        raise RuntimeError("no voice")
+
+    engine = LateEngine(AudioStart(broken))
+    assert engine.check_output() == "the sound could not start (RuntimeError: no voice)"
+    engine.close()  # nothing was built: nothing to close, no error
 
 
 def test_fake_audio_loads_no_sound_library(tmp_path: Path) -> None:
