@@ -8,42 +8,36 @@ resampled once (soxr) to the mix rate before the loudness pass, so the cache hol
 what the mixer uses, and the same -16 LUFS / -1 dBTP as every call.
 
 Only "heart" is ever loaded: hibari downloads its other voices on first use, and
-narrator never lets it (`packaged.packaged_voice` refuses them by name; this module
+narrator never lets it (`packaged.packaged_voice` refuses them by name; the worker
 checks the registry says "bundled" before loading anything).
 
-The noise part of hibari's signal is random; a fixed seed makes a line sound the
-same every time, so a cached line and a fresh one are identical.
+The voice runs in a worker process (`_hibari_worker.py`: why is said there). The
+noise part of hibari's signal is random; a fixed seed makes a line sound the same
+every time, so a cached line and a fresh one are identical.
 """
 
 from __future__ import annotations
 
+import base64
 import importlib.metadata
 import json
 import threading
-from typing import Any
+from pathlib import Path
 
 import numpy as np
 import soxr
 
+from narrator.audio import _hibari_worker
+from narrator.audio._hibari_worker import SEED
 from narrator.audio.packaged import EXTRA_HINT, PackagedVoice
 from narrator.audio.rate import RATE_VERSION, NaturalRate, RateBook, measure_rate, natural_rate
 from narrator.audio.settings import AudioUnavailable
 from narrator.audio.synth import PROCESSING_VERSION, Clip, Line, Voice, postprocess
+from narrator.audio.workerproc import WorkerProcess
 
 MIX_RATE = 22050  # narrator.audio.mixer.SAMPLE_RATE (not imported: the mixer is heavier)
-SEED = 0
 SPEED = (0.5, 2.0)  # what hibari accepts
-SENTENCE_GAP = 0.3  # seconds between the sentences of one call (as Piper's, with its edges)
-
-
-def trim(samples: np.ndarray, sample_rate: int) -> np.ndarray:
-    """`samples` without the quiet at their ends (as `synth.postprocess` trims a call)."""
-    x = np.abs(samples)
-    loud = np.flatnonzero(x > 10 ** (-48 / 20) * float(np.max(x, initial=0.0)))
-    if len(loud) == 0:
-        return samples[:0]
-    margin = sample_rate // 200
-    return samples[max(0, loud[0] - margin) : loud[-1] + 1 + margin]
+WORKER = Path(_hibari_worker.__file__)
 
 
 def no_hibari() -> AudioUnavailable:
@@ -51,8 +45,9 @@ def no_hibari() -> AudioUnavailable:
 
 
 class HibariSynthesizer:
-    """One bundled hibari voice in this process, loaded on first use (onnxruntime on one
-    thread; calls serialised by a lock)."""
+    """One bundled hibari voice in a worker process of its own (`_hibari_worker.py`,
+    onnxruntime on one thread), started on first use or by `start()`; calls are
+    serialised by a lock."""
 
     def __init__(self, voice: PackagedVoice, rates: RateBook | None = None) -> None:
         self.voice = voice
@@ -62,49 +57,39 @@ class HibariSynthesizer:
         except importlib.metadata.PackageNotFoundError as exc:
             raise no_hibari() from exc
         self._lock = threading.Lock()
-        self._tts: Any = None
+        self._worker = WorkerProcess(WORKER, (voice.id,), self._unavailable)
         self._natural: NaturalRate | None = None
+
+    def _unavailable(self, why: str) -> AudioUnavailable:
+        return AudioUnavailable(f"the voice {self.voice.id!r} cannot speak ({why})")
 
     @property
     def identity(self) -> str:
         return f"hibari {self.version} {self.voice.id}"
 
-    def _load(self) -> Any:
-        if self._tts is None:
-            try:
-                from hibari import Hibari
-                from hibari.voices import VOICES
-            except ImportError as exc:
-                raise no_hibari() from exc
-            if not VOICES.get(self.voice.id, {}).get("bundled"):
-                # Never reached for the voices we list; a future hibari that moved
-                # "heart" out of its wheel must not start a download either.
-                raise AudioUnavailable(
-                    f"hibari {self.version} does not ship the voice {self.voice.id!r} in its "
-                    "package; narrator does not download voices"
-                )
-            self._tts = Hibari(voice=self.voice.id, threads=1)
-        return self._tts
+    @property
+    def running(self) -> bool:
+        """Whether its worker process is up."""
+        return self._worker.running
 
-    def _say(self, text: str, speed: float) -> np.ndarray:
-        """Samples at hibari's own rate (24 kHz), each sentence trimmed of the quiet
-        hibari leaves at its ends (0.3-0.4 s: 0.7 s between two sentences, a long
-        hole in a call) and joined by `SENTENCE_GAP`. The caller holds the lock."""
-        tts = self._load()
-        gap = np.zeros(round(SENTENCE_GAP * int(tts.sample_rate)), np.float32)
-        parts: list[np.ndarray] = []
-        for chunk in tts.stream(text, speed=speed, seed=SEED):
-            sentence = trim(np.asarray(chunk, np.float32), int(tts.sample_rate))
-            if len(sentence):
-                parts.extend([gap, sentence] if parts else [sentence])
-        return np.concatenate(parts) if parts else np.zeros(0, np.float32)
+    def start(self) -> None:
+        """Launch the worker without waiting: the voice loads while we do other work."""
+        with self._lock:
+            self._worker.start()
+
+    def _say(self, text: str, speed: float) -> tuple[np.ndarray, int]:
+        """Samples at the voice's own rate, sentences trimmed and joined by the worker."""
+        with self._lock:
+            answer = self._worker.ask({"op": "say", "text": text, "speed": speed})
+        if not answer.get("ok"):
+            why = answer.get("error")
+            raise ValueError(f"the voice {self.voice.id!r} cannot say {text!r}: {why}")
+        raw = np.frombuffer(base64.b64decode(answer["samples"]), "<f4").astype(np.float32)
+        return raw, int(answer["sample_rate"])
 
     def measure(self) -> NaturalRate:
         """The voice's own pace, measured now (rate.py): a few seconds of speech."""
-        with self._lock:
-            return measure_rate(
-                lambda text, speed: (self._say(text, speed), int(self._tts.sample_rate))
-            )
+        return measure_rate(self._say)
 
     def natural(self) -> NaturalRate:
         """The voice's own pace: shipped for the voices narrator ships, else measured
@@ -131,10 +116,7 @@ class HibariSynthesizer:
         return json.dumps(parts, ensure_ascii=False)
 
     def synthesize(self, line: Line) -> Clip:
-        speed = self.speed(line.rate)
-        with self._lock:
-            raw = self._say(line.text, speed)
-            rate = int(self._tts.sample_rate)
+        raw, rate = self._say(line.text, self.speed(line.rate))
         if not np.any(raw) and any(c.isalnum() for c in line.text):
             raise ValueError(f"the voice {self.voice.id!r} gave no sound for {line.text!r}")
         if rate != MIX_RATE and len(raw):
@@ -145,8 +127,8 @@ class HibariSynthesizer:
         return [as_voice(self.voice)]
 
     def close(self) -> None:
-        with self._lock:
-            self._tts = None
+        # Not under the lock, as espeak's: a line in flight is abandoned.
+        self._worker.close()
 
 
 def as_voice(voice: PackagedVoice) -> Voice:

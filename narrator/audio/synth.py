@@ -14,15 +14,13 @@ import importlib.metadata
 import importlib.util
 import json
 import os
-import subprocess
-import sys
 import sysconfig
 import tempfile
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +28,7 @@ import soundfile as sf
 
 from narrator.audio.loudness import fade, normalise
 from narrator.audio.settings import NO_SPEECH, AudioUnavailable
+from narrator.audio.workerproc import WorkerProcess
 
 Samples = npt.NDArray[np.float32]
 
@@ -164,11 +163,22 @@ class EspeakSynthesizer:
         self._identity = espeak_identity()
         self._version = importlib.metadata.version("pyttsx3")
         self._lock = threading.Lock()
-        self._proc: subprocess.Popen[str] | None = None
-        self._ready = False
-        self._next_id = 0
-        self.hello: dict[str, Any] = {}  # the worker's greeting: which libespeak-ng
+        self._worker = WorkerProcess(
+            Path(__file__).with_name("_worker.py"),
+            (),
+            lambda why: AudioUnavailable(f"{NO_SPEECH} ({why})"),
+        )
         self._tmp = Path(tempfile.mkdtemp(prefix="narrator-speech-"))
+
+    @property
+    def hello(self) -> dict[str, Any]:
+        """The worker's greeting: which libespeak-ng it loaded."""
+        return self._worker.hello
+
+    @property
+    def running(self) -> bool:
+        """Whether its worker process is up."""
+        return self._worker.running
 
     def key(self, line: Line) -> str:
         return json.dumps(
@@ -188,57 +198,12 @@ class EspeakSynthesizer:
     def start(self) -> None:
         """Launch the worker without waiting for it (it loads while we do other work)."""
         with self._lock:
-            self._spawn()
-
-    def _spawn(self) -> None:
-        if self._proc is not None and self._proc.poll() is None:
-            return
-        worker = Path(__file__).with_name("_worker.py")
-        self._ready = False
-        self._proc = subprocess.Popen(
-            [sys.executable, str(worker)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            encoding="utf-8",
-            bufsize=1,
-        )
-
-    def _ask(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Send one request and read its answer; the caller holds the lock."""
-        self._spawn()
-        proc = self._proc
-        assert proc is not None and proc.stdin is not None and proc.stdout is not None
-        if not self._ready:
-            hello = self._read(proc.stdout)
-            if not hello.get("ready"):
-                self._proc = None
-                raise AudioUnavailable(f"{NO_SPEECH} ({hello.get('error', 'worker failed')})")
-            self._ready = True
-            self.hello = hello
-        self._next_id += 1
-        request["id"] = self._next_id
-        try:
-            proc.stdin.write(json.dumps(request, ensure_ascii=False) + "\n")
-            proc.stdin.flush()
-        except OSError as exc:
-            self._proc = None
-            raise AudioUnavailable(f"{NO_SPEECH} (the speech worker died: {exc})") from exc
-        return self._read(proc.stdout)
-
-    def _read(self, stream: IO[str]) -> dict[str, Any]:
-        text = stream.readline()
-        if not text:
-            self._proc = None
-            raise AudioUnavailable(f"{NO_SPEECH} (the speech worker exited)")
-        answer: dict[str, Any] = json.loads(text)
-        return answer
+            self._worker.start()
 
     def synthesize(self, line: Line) -> Clip:
         with self._lock:
-            path = self._tmp / f"{self._next_id + 1}.wav"
-            answer = self._ask(
+            path = self._tmp / f"{self._worker.next_id}.wav"
+            answer = self._worker.ask(
                 {
                     "op": "say",
                     "text": line.text,
@@ -259,14 +224,14 @@ class EspeakSynthesizer:
     def phonemes(self, text: str, voice: str) -> str:
         """The IPA espeak-ng reads `text` as with `voice`: what it will say."""
         with self._lock:
-            answer = self._ask({"op": "phonemes", "text": text, "voice": voice})
+            answer = self._worker.ask({"op": "phonemes", "text": text, "voice": voice})
         if not answer.get("ok"):
             raise ValueError(str(answer.get("error")))
         return str(answer["phonemes"])
 
     def voices(self) -> list[Voice]:
         with self._lock:
-            answer = self._ask({"op": "voices"})
+            answer = self._worker.ask({"op": "voices"})
         return [
             Voice(v["id"], v["name"], tuple(v["languages"]), v.get("gender"))
             for v in answer["voices"]
@@ -276,23 +241,16 @@ class EspeakSynthesizer:
         # Not under the lock: a line being made when the app quits (or is sent
         # SIGTERM) is abandoned -- its caller gets "the speech worker exited" -- so the
         # worker is gone within half a second instead of after the line.
-        proc, self._proc = self._proc, None
-        if proc is not None:
-            with contextlib.suppress(OSError):
-                if proc.stdin is not None:
-                    proc.stdin.close()
-            try:
-                proc.wait(timeout=0.3)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-            if proc.stdout is not None:
-                with contextlib.suppress(OSError):
-                    proc.stdout.close()
-        for leftover in self._tmp.glob("*"):
-            leftover.unlink(missing_ok=True)
-        if self._tmp.exists():
-            self._tmp.rmdir()
+        self._worker.close()
+        remove_folder(self._tmp)
+
+
+def remove_folder(folder: Path) -> None:
+    """A worker's scratch folder, and what a line abandoned left in it."""
+    for leftover in folder.glob("*"):
+        leftover.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        folder.rmdir()
 
 
 class CachedSynthesizer:

@@ -10,6 +10,7 @@ switch engines without rebuilding anything.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from pathlib import Path
 
@@ -47,7 +48,7 @@ class VoiceRouter:
         self._lock = threading.Lock()
         self._espeak: EspeakSynthesizer | None = None
         self._piper: dict[Path, PiperSynthesizer] = {}
-        self._packaged: dict[str, Synthesizer] = {}
+        self._packaged: dict[str, HibariSynthesizer] = {}
         self.rates = RateBook(cache_dir / "voice-rates.json") if cache_dir else None
 
     @property
@@ -97,6 +98,14 @@ class VoiceRouter:
     def start(self) -> None:
         """Start the espeak-ng worker now (it loads while the app does other work)."""
         self.espeak.start()
+
+    def start_for(self, line: Line) -> None:
+        """Start the worker of `line`'s voice now, without waiting (a voice that
+        cannot say the line is told when it is asked to)."""
+        with contextlib.suppress(Exception):
+            engine = self.engine_for(line)
+            if isinstance(engine, EspeakSynthesizer | HibariSynthesizer):
+                engine.start()
 
     def key(self, line: Line) -> str:
         return self.engine_for(line).key(line)

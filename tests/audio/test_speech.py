@@ -71,7 +71,8 @@ def test_a_warm_cache_never_starts_the_engine(tmp_path: Path) -> None:
     again = warm.render(sample_night())
     inner = warm.synth.inner
     assert isinstance(inner, VoiceRouter)
-    assert inner._espeak is None or inner._espeak._proc is None
+    assert inner._espeak is None or not inner._espeak.running
+    assert not any(voice.running for voice in inner._packaged.values())  # nor hibari's
     assert warm.synth.hits == 6 and warm.synth.misses == 0
     assert np.array_equal(first.samples, again.samples)
     warm.close()
