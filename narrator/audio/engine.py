@@ -2,8 +2,9 @@
 
 It owns the cached synthesizer, the sound assets and the tapping bed, and wires
 them to the mixer and the player. Rendering is the same code for `render`,
-`export` and `play`; `play` only starts the stream as soon as the first call is
-ready and lets a background thread render the rest ahead of the playhead.
+`export` and `play`; `play` starts the stream at once when the bed's lead-in is
+there to hear (else as soon as the first call is ready) and lets a background
+thread render the rest ahead of the playhead.
 
 Settings can be changed between nights with the `settings` setter; a night that
 is already playing keeps the settings it started with.
@@ -203,13 +204,21 @@ class AudioEngine:
     def play(self, script: Script) -> Playback:
         """Start playing at once; the rest of the night renders ahead of the playhead."""
         settings = self._settings
+        self._start_voice(script, settings)
         opener = self._open_stream(settings.device, SAMPLE_RATE)  # checks the device first
         mix = self._builder(script, settings)
         steps = script.steps
-        first = next(
-            (i for i, s in enumerate(steps) if isinstance(s, Say | Timer | Cue)), len(steps)
-        )
-        ready = min(first + 1, len(steps))
+        if mix.committed:
+            # The bed's lead-in is final the moment the mix exists: the stream starts
+            # at once and the first call is made under the lead-in's taps (LEAD_IN s;
+            # a cold first call takes well under one), so a cold cache no longer delays
+            # the night: its first word comes when a warm one's would.
+            ready = 0
+        else:  # no bed: nothing to hear before the first call, which is made first
+            first = next(
+                (i for i, s in enumerate(steps) if isinstance(s, Say | Timer | Cue)), len(steps)
+            )
+            ready = min(first + 1, len(steps))
         for index in range(ready):
             mix.add(index, steps[index], self._clips(steps[index], script.lang, settings))
         if ready == len(steps):
@@ -232,6 +241,18 @@ class AudioEngine:
                 self._ahead = [t for t in self._ahead if t.is_alive()] + [worker]
             worker.start()
         return playback
+
+    def _start_voice(self, script: Script, settings: AudioSettings) -> None:
+        """The first line not in the cache: its voice's worker starts now and loads
+        (hibari: ~0.7 s) while the stream opens and the lead-in plays."""
+        inner = self.synth.inner
+        texts = [text for step in script.steps for text in lines_of(step)]
+        if not isinstance(inner, VoiceRouter) or not texts:
+            return
+        line = _line(texts[0], script.lang, settings)
+        with contextlib.suppress(Exception):  # play() reports any failure itself
+            if not self.synth.path_for(line).exists():
+                inner.start_for(line)
 
     def _render_ahead(
         self,
