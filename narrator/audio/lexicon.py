@@ -14,8 +14,6 @@ import functools
 import re
 from pathlib import Path
 
-import yaml
-
 from narrator.rules.catalog import shipped_dir
 
 
@@ -30,6 +28,8 @@ def load_lexicon(lang: str, folder: Path | None = None) -> dict[str, str]:
     path = (folder or lexicon_dir()) / f"{lang.split('-')[0]}.yaml"
     if not path.exists():
         return {}
+    import yaml  # here: a language without a lexicon never loads PyYAML
+
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as exc:

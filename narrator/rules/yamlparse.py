@@ -1,4 +1,7 @@
-"""Read YAML with a line number for every mapping and key, refusing duplicate keys.
+"""The YAML reader behind `yamlio.read_yaml` (imported only when a file is parsed:
+a ruleset kept from an earlier read needs no YAML, `rules/parsed.py`).
+
+Read YAML with a line number for every mapping and key, refusing duplicate keys.
 
 PyYAML's safe loader forgets where things came from and silently keeps the last of
 two equal keys; a ruleset author needs both: "onuw.yaml:42: unknown key 'acton_time'"
@@ -29,20 +32,11 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
 
 from narrator.rules.errors import RulesetError
+from narrator.rules.yamlio import Located
 
 MAX_DEPTH = 32  # the shipped rulesets nest 7 deep
 MAX_NODES = 20_000  # values written in the file; the shipped ones hold < 1,000
 MAX_VALUES = 100_000  # values after expanding aliases
-
-
-class Located(dict[str, Any]):
-    """A YAML mapping that knows its own line and the line of each key (1-based)."""
-
-    line: int = 0
-    key_lines: dict[str, int]
-
-    def line_of(self, key: str) -> int:
-        return self.key_lines.get(key, self.line)
 
 
 class _Guarded(Composer, SafeConstructor):
@@ -160,7 +154,7 @@ for _loader in (_PyLoader, _Loader):
     _loader.add_constructor("tag:yaml.org,2002:int", _Guarded.construct_yaml_int)
 
 
-def read_yaml(text: str, path: Path | str) -> Any:
+def parse(text: str, path: Path | str) -> Any:
     """Parse `text`; any YAML error becomes a RulesetError naming `path` and the line."""
     try:
         try:

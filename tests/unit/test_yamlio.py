@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import yaml
 
-from narrator.rules import yamlio
+from narrator.rules import yamlio, yamlparse
 from narrator.rules.errors import RulesetError
 
 RULESETS = sorted((Path(__file__).resolve().parents[2] / "rulesets").glob("*.yaml"))
@@ -30,11 +30,11 @@ def _located(value: Any) -> list[Any]:
 
 @pytest.mark.skipif(not yaml.__with_libyaml__, reason="PyYAML built without libyaml")
 def test_libyaml_is_used_and_reads_every_shipped_ruleset_as_pyyaml_does() -> None:
-    assert yamlio._Loader is not yamlio._PyLoader
+    assert yamlparse._Loader is not yamlparse._PyLoader
     for path in RULESETS:
         text = path.read_text("utf-8")
-        fast = yaml.load(text, Loader=yamlio._Loader)
-        slow = yaml.load(text, Loader=yamlio._PyLoader)
+        fast = yaml.load(text, Loader=yamlparse._Loader)
+        slow = yaml.load(text, Loader=yamlparse._PyLoader)
         assert fast == slow, path.name
         assert _located(fast) == _located(slow), path.name
         assert len(_located(fast)) > 50
