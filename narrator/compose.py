@@ -127,15 +127,18 @@ def make_app(environ: Mapping[str, str] | None = None) -> NarratorApp:
     env = os.environ if environ is None else environ
     fake = env.get("NARRATOR_AUDIO", "").lower() == "fake"
     # The audio engine (numpy, PortAudio's start, the speech worker: ~110 ms) is built
-    # on a thread while the app's screens are imported and the rulesets read -- and,
-    # where it is safe, while the app draws its first frame. sounddevice points fd 2
+    # on a thread while the app's screens are imported and the rulesets read -- or,
+    # where it is safe, once the app has drawn its first frame: the app's first need
+    # of it (the output check, just after that frame) starts it. Built beside the
+    # frame, it cost the frame ~290 ms (the GIL). sounddevice points fd 2
     # at /dev/null while PortAudio starts (to hide ALSA's chatter), and Textual draws
     # on `sys.__stderr__`. The command line gives Textual a private copy of the
     # terminal (`route_native_messages`): then nothing PortAudio does to fd 2 can
     # swallow the app's output, and the engine may finish beside the running app.
     # Where Textual would draw on fd 2 itself, the thread is joined before the app
     # exists, or the app loses output (the alternate-screen switch among it).
-    audio = None if fake else AudioStart()
+    late = not fake and _draws_apart_from_fd2()
+    audio = None if fake else AudioStart(lazy=late)
     try:
         from narrator.tui.app import NarratorApp
 
@@ -155,7 +158,7 @@ def make_app(environ: Mapping[str, str] | None = None) -> NarratorApp:
     else:
         from narrator.tui.choices import RealChoices
 
-        engine = LateEngine(audio) if _draws_apart_from_fd2() else audio.join()
+        engine = LateEngine(audio) if late else audio.join()
         choices = RealChoices()
     return NarratorApp(engine, store, settings, catalog, clock, choices, notice, tables=tables())
 
@@ -173,13 +176,27 @@ class AudioStart:
     """The real audio engine, built on a thread: PortAudio loaded (checking the output
     loads it) and the speech worker started, so the first call is quick."""
 
-    def __init__(self, build: Callable[[], NightEngine] | None = None) -> None:
+    def __init__(
+        self, build: Callable[[], NightEngine] | None = None, *, lazy: bool = False
+    ) -> None:
         self._engine: NightEngine | None = None
         self._error: BaseException | None = None
         self._thread = threading.Thread(
             target=self._build, args=(build or _started_engine,), name="narrator-audio-start"
         )
-        self._thread.start()
+        self._begun = threading.Lock()
+        if not lazy:
+            self.begin()
+
+    @property
+    def begun(self) -> bool:
+        return self._thread.ident is not None
+
+    def begin(self) -> None:
+        """Start building (once); a lazy start waits for this or for `join`."""
+        with self._begun:
+            if self._thread.ident is None:
+                self._thread.start()
 
     def _build(self, build: Callable[[], NightEngine]) -> None:
         try:
@@ -188,6 +205,7 @@ class AudioStart:
             self._error = exc
 
     def join(self) -> NightEngine:
+        self.begin()
         self._thread.join()
         if self._error is not None:
             raise self._error
@@ -207,8 +225,9 @@ def _started_engine() -> NightEngine:
 
 
 class LateEngine:
-    """The real audio engine while its thread may still be building it: the app's
-    first frame does not wait for it. The settings given meanwhile are kept and handed
+    """The real audio engine while its thread may still be building it (or not yet
+    have started: a lazy `AudioStart` begins at the first need): the app's first
+    frame does not wait for it. The settings given meanwhile are kept and handed
     over; whatever needs the engine (a check, a night, a line, an export) waits for
     it -- a fraction of a second after start, long before a hand reaches a key. An
     engine that could not be built is a sound problem the app reports, not a crash."""
@@ -267,7 +286,12 @@ class LateEngine:
         self._real().export(script, path)
 
     def close(self) -> None:
-        with contextlib.suppress(Exception):  # never built: nothing to close
+        """Close the engine if it was begun (its speech worker must not outlive us);
+        one never begun is never built just to be closed -- an app quit at once, or
+        killed by its terminal, would spend its last ~0.3 s of CPU on it."""
+        if not self._start.begun:
+            return
+        with contextlib.suppress(Exception):  # a build that failed: nothing to close
             self._real().close()
 
 

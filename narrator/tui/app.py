@@ -119,7 +119,9 @@ class NarratorApp(App[int]):
         self.push_screen(GamesScreen(self.catalog, self.settings.language))
         if self.notice:
             self.notify(self.notice, title=text.t("Settings"), severity="warning", timeout=15)
-        self.check_audio()
+        # after the first frame: the check is the engine's first need (it may still be
+        # unbuilt, `compose.LateEngine`), and building it beside the frame slowed it
+        self.call_after_refresh(self.check_audio)
 
     def on_unmount(self) -> None:
         self.session.close()  # quitting mid-night silences the speaker at once

@@ -74,6 +74,35 @@ def test_an_engine_that_cannot_be_built_is_a_sound_problem_not_a_crash() -> None
     engine.close()  # nothing was built: nothing to close, no error
 
 
+def test_a_lazy_engine_is_built_at_its_first_need_and_never_just_to_be_closed() -> None:
+    """The app's engine starts building when the app first needs it (the output
+    check, after the first frame); an app closed before that builds nothing."""
+    from narrator.compose import AudioStart, LateEngine
+    from narrator.session import SilentEngine, SystemClock
+
+    class Counted(SilentEngine):
+        closed = False
+
+        def close(self) -> None:
+            super().close()
+            self.closed = True
+
+    built: list[Counted] = []
+
+    def build() -> Counted:
+        built.append(Counted(clock=SystemClock()))
+        return built[-1]
+
+    unused = LateEngine(AudioStart(build, lazy=True))
+    unused.settings = unused.settings  # kept, no build
+    unused.close()
+    assert built == []
+    used = LateEngine(AudioStart(build, lazy=True))
+    assert used.check_output() is None and len(built) == 1
+    used.close()
+    assert built[0].closed
+
+
 def test_fake_audio_loads_no_sound_library(tmp_path: Path) -> None:
     probe = (
         "import sys\n"
