@@ -1,10 +1,11 @@
 """The neural voice's worker: hibari (onnxruntime) in a process of its own.
 
-Run by file path (`python .../_hibari_worker.py VOICE`), it imports nothing of the
-package: numpy and hibari only. Why a process (workerproc.py): loading hibari holds
-the GIL for up to ~150 ms at a time (its G2P tables, the model), which starves the
-audio callback of a night already playing its lead-in; and onnxruntime aborted the
-app when a signal ended it mid-inference. Here it does neither.
+Run by file path (`python .../_hibari_worker.py VOICE`), it imports numpy, hibari
+and the protocol's loop (`_serve.py`), nothing else of the package. Why a process
+(workerproc.py): loading hibari holds the GIL for up to ~150 ms at a time (its G2P
+tables, the model), which starves the audio callback of a night already playing
+its lead-in; and onnxruntime aborted the app when a signal ended it
+mid-inference. Here it does neither.
 
 Protocol (as `_worker.py`'s): the first line written is `{"ready": true,
 "sample_rate": sr}` or `{"ready": false, "error": ...}`, after the voice has loaded
@@ -24,7 +25,6 @@ Only a voice hibari's registry marks "bundled" is loaded: the others would downl
 from __future__ import annotations
 
 import base64
-import json
 import os
 import sys
 from typing import Any
@@ -33,6 +33,8 @@ if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(
     del sys.path[0]  # run by path: the package's own modules must not shadow anything
 
 import numpy as np
+
+from narrator.audio._serve import Handler, serve
 
 SEED = 0  # the noise part of hibari's signal is random: a line sounds the same each time
 SENTENCE_GAP = 0.3  # seconds between the sentences of one call (as Piper's, with its edges)
@@ -77,34 +79,23 @@ def load(voice: str) -> Any:
 
 
 def main() -> int:
-    proto = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    os.dup2(2, 1)  # stray prints land on stderr (the app points it at /dev/null)
-    sys.stdout = sys.stderr
-    try:
+    def start() -> tuple[Handler, dict[str, Any]]:
         tts = load(sys.argv[1])
-    except Exception as exc:
-        proto.write(json.dumps({"ready": False, "error": f"{type(exc).__name__}: {exc}"}) + "\n")
-        proto.flush()
-        return 1
-    rate = int(tts.sample_rate)
-    proto.write(json.dumps({"ready": True, "sample_rate": rate}) + "\n")
-    proto.flush()
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        req = json.loads(line)
-        try:
-            if req.get("op") != "say":
-                raise ValueError(f"unknown op {req.get('op')!r}")
-            samples = say(tts, str(req["text"]), float(req["speed"])).astype("<f4")
-            encoded = base64.b64encode(samples.tobytes()).decode("ascii")
-            answer: dict[str, Any] = {"ok": True, "sample_rate": rate, "samples": encoded}
-        except Exception as exc:  # one bad line must not end the worker
-            answer = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
-        answer["id"] = req.get("id")
-        proto.write(json.dumps(answer) + "\n")
-        proto.flush()
-    return 0
+        rate = int(tts.sample_rate)
+
+        def handle(req: dict[str, Any]) -> dict[str, Any]:
+            try:
+                if req.get("op") != "say":
+                    raise ValueError(f"unknown op {req.get('op')!r}")
+                samples = say(tts, str(req["text"]), float(req["speed"])).astype("<f4")
+                encoded = base64.b64encode(samples.tobytes()).decode("ascii")
+                return {"ok": True, "sample_rate": rate, "samples": encoded}
+            except Exception as exc:  # one bad line must not end the worker
+                return {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+
+        return handle, {"sample_rate": rate}
+
+    return serve(start)
 
 
 if __name__ == "__main__":

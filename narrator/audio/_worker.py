@@ -1,10 +1,10 @@
 """The speech worker: a separate process that owns pyttsx3 and libespeak-ng.
 
-It runs by file path (`python .../_worker.py`), not as part of the package, so it
-imports nothing but the standard library, pyttsx3 and espeakng_loader: it starts in
-about 0.1 s. It lives in its own process because pyttsx3 prints "Audio saved to
-..." on stdout and a process that has used it hangs when it forks; the app and the
-TUI never load the speech engine themselves.
+It runs by file path (`python .../_worker.py`), so it imports nothing but the
+standard library, pyttsx3, espeakng_loader and the protocol's loop (`_serve.py`):
+it starts in about 0.1 s. It lives in its own process because pyttsx3 prints
+"Audio saved to ..." on stdout and a process that has used it hangs when it forks;
+the app and the TUI never load the speech engine themselves.
 
 Protocol: one JSON object per line on stdin; one JSON object per line on the file
 descriptor that was stdout at start (stdout itself is pointed at stderr, so every
@@ -24,14 +24,15 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
-import json
 import os
 import sys
 import threading
 import time
 import wave
 from array import array
-from typing import Any, TextIO
+from typing import Any
+
+from narrator.audio._serve import Handler, serve
 
 
 def load_espeak() -> str:
@@ -84,10 +85,9 @@ def _loaded_lib() -> str | None:
 
 
 class Worker:
-    def __init__(self, out: TextIO) -> None:
+    def __init__(self) -> None:
         import pyttsx3
 
-        self.out = out
         self.engine = pyttsx3.init("espeak")
         self.voice: str | None = None
         self.known: set[str] | None = None
@@ -211,27 +211,12 @@ class Worker:
 
 
 def main() -> int:
-    proto = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    os.dup2(2, 1)  # C-level and Python-level prints now land on stderr
-    sys.stdout = sys.stderr
-    try:
+    def start() -> tuple[Handler, dict[str, Any]]:
         source = load_espeak()
-        worker = Worker(proto)
-    except Exception as exc:
-        proto.write(json.dumps({"ready": False, "error": f"{type(exc).__name__}: {exc}"}) + "\n")
-        proto.flush()
-        return 1
-    proto.write(json.dumps({"ready": True, "espeak": source, "library": _loaded_lib()}) + "\n")
-    proto.flush()
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        req = json.loads(line)
-        answer = worker.handle(req)
-        answer["id"] = req.get("id")
-        proto.write(json.dumps(answer) + "\n")
-        proto.flush()
-    return 0
+        worker = Worker()
+        return worker.handle, {"espeak": source, "library": _loaded_lib()}
+
+    return serve(start)
 
 
 if __name__ == "__main__":
