@@ -6,6 +6,7 @@ and find the terminal restored -- alternate screen off, cursor shown, the prompt
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import signal
@@ -52,14 +53,22 @@ def test_walk_to_the_night_quit_and_the_terminal_is_restored(tmux: Tmux) -> None
     tmux.wait_for(lambda t: "status=0" in t)
 
 
+def _command(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
 @pytest.mark.audio
 @pytest.mark.xdist_group("timing")  # measures time itself: see tests/conftest.py
 @pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGHUP"])
 def test_a_signal_restores_the_terminal_and_ends_the_speech_worker(
     signal_name: str, sound_server: SoundServer, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    """The real app with real audio (its speech worker running) is sent SIGTERM or
-    SIGHUP mid-night: the terminal is given back and every process is gone within 1 s."""
+    """The real app with real audio (its speech workers running: espeak-ng's, and the
+    night's voice's) is sent SIGTERM or SIGHUP mid-night: the terminal is given back
+    and every process is gone within 1 s."""
     server = {k: sound_server.env[k] for k in ("PULSE_SERVER", "XDG_RUNTIME_DIR")}
     with start_tmux(tmp_path, {**server, "NARRATOR_AUDIO": "real"}) as tmux:
         tmux.keys(str(NARRATOR), "Enter")
@@ -78,6 +87,14 @@ def test_a_signal_restores_the_terminal_and_ends_the_speech_worker(
         tmux.wait_for(lambda t: "Ready to play" in t)
         tmux.keys("Space")
         tmux.wait_for(lambda t: "Night 1 · One Night" in t, timeout=30)
+        if importlib.util.find_spec("hibari") is not None:
+            # English speaks with heart, in a worker of its own started with the night:
+            # it must go as well
+            while not any("_hibari_worker" in _command(p) for p in children(app)):
+                assert time.monotonic() < deadline + 15, "no worker for the night's voice"
+                time.sleep(0.05)
+            workers = children(app)
+            assert len(workers) == 2, workers
         os.kill(app, getattr(signal, signal_name))
         started = time.monotonic()
 
