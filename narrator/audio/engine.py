@@ -246,10 +246,10 @@ class AudioEngine:
         """The first line not in the cache: its voice's worker starts now and loads
         (hibari: ~0.7 s) while the stream opens and the lead-in plays."""
         inner = self.synth.inner
-        texts = [text for step in script.steps for text in lines_of(step)]
-        if not isinstance(inner, VoiceRouter) or not texts:
+        text = next((t for step in script.steps for t in lines_of(step)), None)
+        if not isinstance(inner, VoiceRouter) or text is None:
             return
-        line = _line(texts[0], script.lang, settings)
+        line = _line(text, script.lang, settings)
         with contextlib.suppress(Exception):  # play() reports any failure itself
             if not self.synth.path_for(line).exists():
                 inner.start_for(line)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -360,12 +360,12 @@ class Game:
         touches = bool(TOUCHES & set(ability.effects))
         if touches and "swap_own" in ability.effects and seat in self.shielded:
             return None  # a shielded card cannot move, not even by its holder
-        options: list[str] = []
+        seats: list[int] = []
         if any(p.players for p in ability.picks):
             own_too = any(p.players and not p.other for p in ability.picks)
             struck = self.struck() if any(p.struck for p in ability.picks) else None
-            options += [
-                f"seat:{i + 1}"
+            seats = [
+                i
                 for i in range(len(self.seats))
                 if (own_too or i != seat)
                 and not (touches and i in self.shielded)
@@ -373,8 +373,14 @@ class Game:
                 and self.seats[i].free
                 and (struck is None or i in struck)
             ]
-            if struck is not None and not options:
+            if struck is not None and not seats:
                 return None  # nobody to save: the night struck nobody else
+        return self.shape(step, ability, role, seats)
+
+    def shape(self, step: Step, ability: Ability, role: str, seats: Sequence[int]) -> Prompt:
+        """The prompt of `ability` at `step` with `seats` (0-based) to choose among,
+        then the centre's cards and the ability's named options."""
+        options = [f"seat:{i + 1}" for i in seats]
         if any(p.centre for p in ability.picks):
             options += [f"centre:{k + 1}" for k in range(len(self.centre))]
         for p in ability.picks:

@@ -9,6 +9,7 @@ not (a random game always has someone to hunt).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Iterator
 
 from narrator.rules.errors import SelectionError
 from narrator.rules.model import Ruleset
@@ -59,28 +60,25 @@ def random_deck(
             f"the boxes {', '.join(boxes) or 'owned'} hold {sum(n for _, n in units)} cards; "
             f"{players} players need {size}: add a box or choose fewer players"
         )
-    fallback: Roles | None = None
-    for _ in range(_TRIES):
-        rng.shuffle(units)
-        counts: dict[str, int] = {}
-        total = 0
-        for role_id, n in units:
-            if total + n <= size:
-                counts[role_id] = counts.get(role_id, 0) + n
-                total += n
-        if total != size:
-            continue
-        if not all(any(r in counts for r in req.any_of) for req in setup.must_contain):
-            continue
-        deck = tuple((r, counts[r]) for r in ruleset.role_ids if r in counts)
-        report = check_selection(ruleset, players, deck)
-        if report.errors:
-            continue
-        if not report.warnings:
-            return deck
-        fallback = fallback or deck
-    if fallback is not None:
-        return fallback
+
+    def draws() -> Iterator[Roles]:
+        for _ in range(_TRIES):
+            rng.shuffle(units)
+            counts: dict[str, int] = {}
+            total = 0
+            for role_id, n in units:
+                if total + n <= size:
+                    counts[role_id] = counts.get(role_id, 0) + n
+                    total += n
+            if total != size:
+                continue
+            if not all(any(r in counts for r in req.any_of) for req in setup.must_contain):
+                continue
+            yield tuple((r, counts[r]) for r in ruleset.role_ids if r in counts)
+
+    deck = _best(ruleset, players, draws())
+    if deck is not None:
+        return deck
     raise SelectionError(
         f"no valid deck for {players} players from the boxes {', '.join(boxes) or 'owned'}; "
         "add a box (one with werewolves, vampires or aliens) or choose the roles yourself"
@@ -99,19 +97,31 @@ def _keeping_team_sizes(ruleset: Ruleset, players: int, rng: random.Random) -> R
         sizes[team] = sizes.get(team, 0) + count
     if not sizes:
         sizes = {"": players + rng.randint(setup.extra_min, setup.extra_max)}
+
+    def draws() -> Iterator[Roles]:
+        for _ in range(_TRIES):
+            counts = _draw_teams(ruleset, rng, sizes)
+            yield tuple((r, counts[r]) for r in ruleset.role_ids if counts.get(r))
+
+    deck = _best(ruleset, players, draws())
+    if deck is not None:
+        return deck
+    raise SelectionError(f"no valid random deck for {players} players; choose the roles yourself")
+
+
+def _best(ruleset: Ruleset, players: int, decks: Iterable[Roles]) -> Roles | None:
+    """The first of `decks` with no errors and no warnings, else the first with
+    warnings only, else None. Stops at the first clean deck (the draws behind
+    `decks` are taken only as far as that)."""
     fallback: Roles | None = None
-    for _ in range(_TRIES):
-        counts = _draw_teams(ruleset, rng, sizes)
-        deck = tuple((r, counts[r]) for r in ruleset.role_ids if counts.get(r))
+    for deck in decks:
         report = check_selection(ruleset, players, deck)
         if report.errors:
             continue
         if not report.warnings:
             return deck
         fallback = fallback or deck
-    if fallback is not None:
-        return fallback
-    raise SelectionError(f"no valid random deck for {players} players; choose the roles yourself")
+    return fallback
 
 
 def _draw_teams(ruleset: Ruleset, rng: random.Random, sizes: dict[str, int]) -> dict[str, int]:

@@ -212,28 +212,15 @@ class NightDesk:
         if not abilities:
             return None
         ability = abilities[min(k, len(abilities) - 1)]
-        options: list[str] = []
+        seats: list[int] = []
         if any(p.players for p in ability.picks):
             own_too = any(p.players and not p.other for p in ability.picks)
-            options += [
-                f"seat:{i + 1}"
+            seats = [
+                i
                 for i, s in enumerate(self.engine.seats)
                 if (own_too or i != seat) and s.alive and s.free
             ]
-        if any(p.centre for p in ability.picks):
-            options += [f"centre:{k + 1}" for k in range(len(self.engine.centre))]
-        for p in ability.picks:
-            options += list(p.named)
-        sizes = [p.players + p.centre + (1 if p.named else 0) for p in ability.picks]
-        return Prompt(
-            step=step.id,
-            ability=ability.id,
-            role=step.role,
-            min=0 if ability.optional else min(sizes),
-            max=max(sizes),
-            options=tuple(options),
-            picks=ability.picks,
-        )
+        return self.engine.shape(step, ability, step.role, seats)
 
     def act(self, seat: int, prompt_id: object, choose: object) -> dict[str, Any]:
         """A phone answers: checked alike for every phone, answered in the same shape."""
