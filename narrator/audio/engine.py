@@ -136,8 +136,12 @@ class AudioEngine:
                 self._sounds[name] = load_sound(name, SAMPLE_RATE).samples
             return self._sounds[name]
 
+    @staticmethod
+    def _has_bed(script: Script, settings: AudioSettings) -> bool:
+        return settings.bed and script.phase == "night"
+
     def _bed(self, script: Script, settings: AudioSettings) -> NightBed | None:
-        if not settings.bed or script.phase != "night":
+        if not self._has_bed(script, settings):
             return None
         return NightBed(
             self._load_knocks(), SAMPLE_RATE, ambience=settings.ambience, tempo=settings.bed_tempo
@@ -204,7 +208,14 @@ class AudioEngine:
     def play(self, script: Script) -> Playback:
         """Start playing at once; the rest of the night renders ahead of the playhead."""
         settings = self._settings
-        self._start_voice(script, settings)
+        # A cold first call's voice loads in a worker process. With a bed, the stream
+        # starts first and the worker after, under the lead-in: spawned earlier, it took
+        # a core from PortAudio's start and the bed's tables (cold, the first sound came
+        # ~60 ms later than warm). Without one, the call is what is heard first, so its
+        # voice starts loading before anything else.
+        lead_in = self._has_bed(script, settings)
+        if not lead_in:
+            self._start_voice(script, settings)
         opener = self._open_stream(settings.device, SAMPLE_RATE)  # checks the device first
         mix = self._builder(script, settings)
         steps = script.steps
@@ -230,6 +241,8 @@ class AudioEngine:
         for old in ended:  # a caller that forgot to close them leaks nothing past this
             old.close()
         playback.start()
+        if lead_in:
+            self._start_voice(script, settings)
         if ready < len(steps):
             worker = threading.Thread(
                 target=self._render_ahead,
@@ -244,7 +257,7 @@ class AudioEngine:
 
     def _start_voice(self, script: Script, settings: AudioSettings) -> None:
         """The first line not in the cache: its voice's worker starts now and loads
-        (hibari: ~0.7 s) while the stream opens and the lead-in plays."""
+        (hibari: ~0.7 s) while the stream opens, or while the lead-in plays."""
         inner = self.synth.inner
         text = next((t for step in script.steps for t in lines_of(step)), None)
         if not isinstance(inner, VoiceRouter) or text is None:
