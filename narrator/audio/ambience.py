@@ -24,9 +24,14 @@ volume); `scripts/bench` and tests/audio/test_sound_bed.py measure it from rende
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
+import os
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -74,20 +79,58 @@ def _on_grid(
     return np.interp(np.arange(start, start + n), grid, values).astype(np.float32)
 
 
-# Samples of shaped noise per layer (6 s at 22050 Hz), made once per process (~10 ms):
-# grains are read from it in an order that never repeats, so its length is not heard.
+# Samples of shaped noise per layer (6 s at 22050 Hz), made once per process (~7 ms a
+# layer) or read from where they were kept (`folder`): grains are read from it in an
+# order that never repeats, so its length is not heard.
 TABLE = 1 << 17
+TABLES_VERSION = 1  # raise it when what `_make_table` makes changes
 
 
 @functools.lru_cache(maxsize=32)
 def noise_table(
-    points: tuple[tuple[float, float], ...], sample_rate: int, seed: int, density: float | None
+    points: tuple[tuple[float, float], ...],
+    sample_rate: int,
+    seed: int,
+    density: float | None,
+    folder: Path | None = None,
 ) -> Samples:
     """`TABLE` samples of noise with the spectrum `points`, unit RMS for white noise,
     circular (filtered over the whole table, so it has no seam where it wraps).
 
     `density` None: Gaussian white noise. A number: that many random impulses a
-    second (drops, crackles), each of size ~1 (so `level_db` is a click's peak)."""
+    second (drops, crackles), each of size ~1 (so `level_db` is a click's peak).
+
+    With a `folder`, the table is kept there once made and read back by the next
+    process (~1 ms instead of ~7: the bed's tables were most of the time from `play`
+    to its first sound). The name holds everything the samples depend on, numpy's
+    version included; a file that cannot be read, or is not one of ours, is made
+    again and replaced."""
+    if folder is None:
+        return _make_table(points, sample_rate, seed, density)
+    what = repr((TABLES_VERSION, TABLE, points, sample_rate, seed, density, np.__version__))
+    path = folder / f"noise-{hashlib.sha256(what.encode()).hexdigest()[:32]}.npy"
+    with contextlib.suppress(OSError, ValueError, EOFError):
+        kept: Samples = np.load(path, allow_pickle=False)
+        if kept.dtype == np.float32 and kept.shape == (TABLE,):
+            kept.flags.writeable = False
+            return kept
+    table = _make_table(points, sample_rate, seed, density)
+    with contextlib.suppress(OSError):  # a folder we cannot write: made each time
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                np.save(out, table, allow_pickle=False)
+            os.replace(tmp, path)  # readers see the whole file or none
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+    return table
+
+
+def _make_table(
+    points: tuple[tuple[float, float], ...], sample_rate: int, seed: int, density: float | None
+) -> Samples:
     rng = np.random.default_rng([seed, 1])
     if density is None:
         x = rng.standard_normal(TABLE, dtype=np.float32)
@@ -134,11 +177,13 @@ class ShapedNoise:
     are far apart in the table, so there is no loop to hear. A few multiply-adds a
     sample: a whole night's bed renders in tens of milliseconds."""
 
-    def __init__(self, sample_rate: int, layer: Layer, seed: int) -> None:
+    def __init__(
+        self, sample_rate: int, layer: Layer, seed: int, tables: Path | None = None
+    ) -> None:
         self.sample_rate = sample_rate
         self.layer = layer
         self.seed = seed
-        self.table = noise_table(layer.points, sample_rate, seed, layer.density)
+        self.table = noise_table(layer.points, sample_rate, seed, layer.density, tables)
         window = np.sin(np.pi * (np.arange(2 * HOP) + 0.5) / (2 * HOP))
         self.window = (window * 10 ** (layer.level_db / 20)).astype(np.float32)
 
@@ -310,9 +355,12 @@ CRICKET_LEVEL = 10 ** (-24 / 20)
 
 class Ambience:
     """An endless, deterministic ambience at `sample_rate`; `render(start, n)` is exact
-    for any window. Unknown names raise ValueError listing the known ones."""
+    for any window. Unknown names raise ValueError listing the known ones. `tables`:
+    where the noise tables are kept between processes (`noise_table`)."""
 
-    def __init__(self, name: str, sample_rate: int, *, seed: int = 11) -> None:
+    def __init__(
+        self, name: str, sample_rate: int, *, seed: int = 11, tables: Path | None = None
+    ) -> None:
         if name not in AMBIENCES:
             known = ", ".join(AMBIENCES)
             raise ValueError(f"unknown bed {name!r}: choose one of {known} (see: narrator beds)")
@@ -320,7 +368,8 @@ class Ambience:
         self.sample_rate = sample_rate
         self.seed = seed
         self.layers = [
-            ShapedNoise(sample_rate, layer, seed * 10 + i) for i, layer in enumerate(_LAYERS[name])
+            ShapedNoise(sample_rate, layer, seed * 10 + i, tables)
+            for i, layer in enumerate(_LAYERS[name])
         ]
         self.crickets = Crickets(sample_rate, seed) if name == "crickets" else None
 

@@ -190,8 +190,9 @@ class NightBed:
         ambience: str = DEFAULT_AMBIENCE,
         tempo: float = 1.0,
         seed: int = 7,
+        tables: Path | None = None,
     ) -> None:
-        self.ambience = Ambience(ambience, sample_rate)
+        self.ambience = Ambience(ambience, sample_rate, tables=tables)
         self.taps = TapBed(knocks, sample_rate, tempo=tempo, seed=seed)
         self.sample_rate = sample_rate
 

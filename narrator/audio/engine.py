@@ -73,6 +73,7 @@ class AudioEngine:
         self._open_stream: OpenOutput = open_stream or _device_output
         # platformdirs honours XDG_CACHE_HOME on Linux.
         self.cache_dir = cache_dir or Path(platformdirs.user_cache_dir("narrator"))
+        self._tables = self.cache_dir / "bed"  # the ambience's noise tables, kept
         self._inner = synthesizer
         self._synth: CachedSynthesizer | None = None
         self._lock = threading.Lock()
@@ -86,7 +87,7 @@ class AudioEngine:
     def _prepare(self) -> None:
         with contextlib.suppress(Exception):
             self._load_knocks()
-            Ambience(self._settings.ambience, SAMPLE_RATE)  # its noise tables, made once
+            Ambience(self._settings.ambience, SAMPLE_RATE, tables=self._tables)  # made once
 
     def _load_knocks(self) -> list[tuple[str, Samples]]:
         with self._lock:
@@ -144,7 +145,11 @@ class AudioEngine:
         if not self._has_bed(script, settings):
             return None
         return NightBed(
-            self._load_knocks(), SAMPLE_RATE, ambience=settings.ambience, tempo=settings.bed_tempo
+            self._load_knocks(),
+            SAMPLE_RATE,
+            ambience=settings.ambience,
+            tempo=settings.bed_tempo,
+            tables=self._tables,
         )
 
     def _builder(self, script: Script, settings: AudioSettings) -> MixBuilder:

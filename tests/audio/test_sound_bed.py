@@ -141,3 +141,38 @@ def test_render_with_a_chosen_bed_and_an_unknown_one(tmp_path: Path) -> None:
         "(see: narrator beds)"
     ]
     assert not (tmp_path / "x.wav").exists()
+
+
+def test_kept_noise_tables_give_the_very_samples_made_ones_do(tmp_path: Path) -> None:
+    """The ambience's tables are kept in the cache between processes: a bed read
+    from them is sample for sample the bed made from scratch, and a kept file that
+    is damaged is made again and replaced (never played as noise of the wrong kind)."""
+    from narrator.audio.ambience import noise_table
+
+    seconds = 5 * SAMPLE_RATE
+    for name in AMBIENCES:
+        noise_table.cache_clear()
+        made = Ambience(name, SAMPLE_RATE).render(0, seconds)
+        noise_table.cache_clear()
+        Ambience(name, SAMPLE_RATE, tables=tmp_path)  # makes and keeps them
+        noise_table.cache_clear()
+        kept = Ambience(name, SAMPLE_RATE, tables=tmp_path).render(0, seconds)
+        assert np.array_equal(kept, made), name
+    files = sorted(tmp_path.glob("noise-*.npy"))
+    assert len(files) == sum(len(Ambience(n, SAMPLE_RATE).layers) for n in AMBIENCES)
+    assert not list(tmp_path.glob("*.tmp"))  # written whole, then renamed
+
+    rain = Ambience("rain", SAMPLE_RATE, tables=tmp_path)
+    noise_table.cache_clear()
+    for path in files:
+        path.write_bytes(path.read_bytes()[:1000])  # cut short, as by a full disk
+    again = Ambience("rain", SAMPLE_RATE, tables=tmp_path).render(0, seconds)
+    assert np.array_equal(again, rain.render(0, seconds))
+
+    def whole(path: Path) -> bool:
+        try:
+            return np.load(path).shape == rain.layers[0].table.shape
+        except ValueError:
+            return False
+
+    assert sum(whole(p) for p in files) == len(rain.layers)  # rain's, made again
