@@ -28,6 +28,7 @@ import contextlib
 import functools
 import hashlib
 import os
+import shutil
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -83,7 +84,7 @@ def _on_grid(
 # layer) or read from where they were kept (`folder`): grains are read from it in an
 # order that never repeats, so its length is not heard.
 TABLE = 1 << 17
-TABLES_VERSION = 1  # raise it when what `_make_table` makes changes
+TABLES_VERSION = 1  # raise it when what `_make_table` makes changes (old tables go)
 
 
 @functools.lru_cache(maxsize=32)
@@ -102,13 +103,16 @@ def noise_table(
 
     With a `folder`, the table is kept there once made and read back by the next
     process (~1 ms instead of ~7: the bed's tables were most of the time from `play`
-    to its first sound). The name holds everything the samples depend on, numpy's
-    version included; a file that cannot be read, or is not one of ours, is made
-    again and replaced."""
+    to its first sound). It goes in a subfolder named for this code's tables and
+    numpy's version (what the samples depend on besides the arguments, which name the
+    file); when one is made, the subfolders of other versions go, so an upgrade
+    leaves nothing behind. A file that cannot be read, or is not one of ours, is
+    made again and replaced."""
     if folder is None:
         return _make_table(points, sample_rate, seed, density)
-    what = repr((TABLES_VERSION, TABLE, points, sample_rate, seed, density, np.__version__))
-    path = folder / f"noise-{hashlib.sha256(what.encode()).hexdigest()[:32]}.npy"
+    here = folder / f"v{TABLES_VERSION}-numpy-{np.__version__}"
+    what = repr((TABLE, points, sample_rate, seed, density))
+    path = here / f"noise-{hashlib.sha256(what.encode()).hexdigest()[:32]}.npy"
     with contextlib.suppress(OSError, ValueError, EOFError):
         kept: Samples = np.load(path, allow_pickle=False)
         if kept.dtype == np.float32 and kept.shape == (TABLE,):
@@ -116,8 +120,8 @@ def noise_table(
             return kept
     table = _make_table(points, sample_rate, seed, density)
     with contextlib.suppress(OSError):  # a folder we cannot write: made each time
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        here.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=here, suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as out:
                 np.save(out, table, allow_pickle=False)
@@ -125,6 +129,9 @@ def noise_table(
         finally:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
+        for other in folder.glob("v*-numpy-*"):
+            if other != here:
+                shutil.rmtree(other, ignore_errors=True)
     return table
 
 

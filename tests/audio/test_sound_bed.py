@@ -158,9 +158,9 @@ def test_kept_noise_tables_give_the_very_samples_made_ones_do(tmp_path: Path) ->
         noise_table.cache_clear()
         kept = Ambience(name, SAMPLE_RATE, tables=tmp_path).render(0, seconds)
         assert np.array_equal(kept, made), name
-    files = sorted(tmp_path.glob("noise-*.npy"))
+    files = sorted(tmp_path.glob("*/noise-*.npy"))
     assert len(files) == sum(len(Ambience(n, SAMPLE_RATE).layers) for n in AMBIENCES)
-    assert not list(tmp_path.glob("*.tmp"))  # written whole, then renamed
+    assert not list(tmp_path.glob("*/*.tmp"))  # written whole, then renamed
 
     rain = Ambience("rain", SAMPLE_RATE, tables=tmp_path)
     noise_table.cache_clear()
@@ -176,3 +176,22 @@ def test_kept_noise_tables_give_the_very_samples_made_ones_do(tmp_path: Path) ->
             return False
 
     assert sum(whole(p) for p in files) == len(rain.layers)  # rain's, made again
+
+
+def test_noise_tables_of_another_numpy_are_removed_when_new_ones_are_made(
+    tmp_path: Path,
+) -> None:
+    """Kept tables depend on numpy's generator: after an upgrade the old ones are
+    never read again, and they go as soon as the new ones are made."""
+    from narrator.audio.ambience import noise_table
+
+    stale = tmp_path / "v1-numpy-1.26.4"
+    stale.mkdir()
+    (stale / "noise-0123.npy").write_bytes(b"old")
+    other = tmp_path / "notes.txt"
+    other.write_text("not ours")
+    noise_table.cache_clear()
+    Ambience("wind", SAMPLE_RATE, tables=tmp_path)
+    assert not stale.exists()
+    assert other.exists()
+    assert [d.name for d in tmp_path.glob("v*-numpy-*")] == [f"v1-numpy-{np.__version__}"]
