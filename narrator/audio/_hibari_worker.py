@@ -1,6 +1,6 @@
 """The neural voice's worker: hibari (onnxruntime) in a process of its own.
 
-Run by file path (`python .../_hibari_worker.py VOICE`), it imports numpy, hibari
+Run by file path (`python -P .../_hibari_worker.py VOICE`), it imports numpy, hibari
 and the protocol's loop (`_serve.py`), nothing else of the package. Why a process
 (workerproc.py): loading hibari holds the GIL for up to ~150 ms at a time (its G2P
 tables, the model), which starves the audio callback of a night already playing
@@ -25,12 +25,8 @@ Only a voice hibari's registry marks "bundled" is loaded: the others would downl
 from __future__ import annotations
 
 import base64
-import os
 import sys
 from typing import Any
-
-if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
-    del sys.path[0]  # run by path: the package's own modules must not shadow anything
 
 import numpy as np
 

@@ -213,18 +213,18 @@ class AudioEngine:
     def play(self, script: Script) -> Playback:
         """Start playing at once; the rest of the night renders ahead of the playhead."""
         settings = self._settings
-        # A cold first call's voice loads in a worker process. With a bed, the stream
-        # starts first and the worker after, under the lead-in: spawned earlier, it took
-        # a core from PortAudio's start and the bed's tables (cold, the first sound came
-        # ~60 ms later than warm). Without one, the call is what is heard first, so its
-        # voice starts loading before anything else.
+        # A cold first call's voice loads in a worker process. Without a bed the call
+        # is what is heard first, so its voice starts loading before anything else.
+        # With one, the render-ahead thread starts it once the stream plays: spawned
+        # earlier, it took a core from PortAudio's start and the bed's tables (cold,
+        # the first sound came ~60 ms later than warm).
         lead_in = self._has_bed(script, settings)
         if not lead_in:
             self._start_voice(script, settings)
         opener = self._open_stream(settings.device, SAMPLE_RATE)  # checks the device first
         mix = self._builder(script, settings)
         steps = script.steps
-        if mix.committed:
+        if lead_in:
             # The bed's lead-in is final the moment the mix exists: the stream starts
             # at once and the first call is made under the lead-in's taps (LEAD_IN s;
             # a cold first call takes well under one), so a cold cache no longer delays
@@ -246,8 +246,6 @@ class AudioEngine:
         for old in ended:  # a caller that forgot to close them leaks nothing past this
             old.close()
         playback.start()
-        if lead_in:
-            self._start_voice(script, settings)
         if ready < len(steps):
             worker = threading.Thread(
                 target=self._render_ahead,
@@ -262,7 +260,7 @@ class AudioEngine:
 
     def _start_voice(self, script: Script, settings: AudioSettings) -> None:
         """The first line not in the cache: its voice's worker starts now and loads
-        (hibari: ~0.7 s) while the stream opens, or while the lead-in plays."""
+        (hibari: ~0.7 s) while the stream opens (a night without a bed)."""
         inner = self.synth.inner
         text = next((t for step in script.steps for t in lines_of(step)), None)
         if not isinstance(inner, VoiceRouter) or text is None:

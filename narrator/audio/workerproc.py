@@ -49,11 +49,13 @@ class WorkerProcess:
 
     def start(self) -> None:
         """Launch the worker without waiting for it."""
-        if self._proc is not None and self._proc.poll() is None:
+        if self.running:
             return
         self._ready = False
+        # -P: the script's own folder (narrator/audio) is not put on sys.path, so none
+        # of the package's modules can shadow a library the worker imports.
         self._proc = subprocess.Popen(
-            [sys.executable, str(self.script), *self.args],
+            [sys.executable, "-P", str(self.script), *self.args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
