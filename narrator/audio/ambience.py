@@ -27,9 +27,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
-import os
 import shutil
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from narrator.audio.synth import Samples
+from narrator.rules.aside import write_aside
 
 HOP = 4096  # half a noise block, in samples
 
@@ -119,19 +118,12 @@ def noise_table(
             kept.flags.writeable = False
             return kept
     table = _make_table(points, sample_rate, seed, density)
-    with contextlib.suppress(OSError):  # a folder we cannot write: made each time
-        here.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=here, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as out:
-                np.save(out, table, allow_pickle=False)
-            os.replace(tmp, path)  # readers see the whole file or none
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
-        for other in folder.glob("v*-numpy-*"):
-            if other != here:
-                shutil.rmtree(other, ignore_errors=True)
+    # A folder we cannot write: made each time.
+    if write_aside(path, lambda file: np.save(file, table, allow_pickle=False)):
+        with contextlib.suppress(OSError):
+            for other in folder.glob("v*-numpy-*"):
+                if other != here:
+                    shutil.rmtree(other, ignore_errors=True)
     return table
 
 

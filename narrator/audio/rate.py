@@ -25,8 +25,6 @@ import contextlib
 import functools
 import json
 import math
-import os
-import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from narrator.audio.synth import Samples
+from narrator.rules.aside import write_aside
 
 # Calls as the night makes them: one sentence or two, commas, a colon, a semicolon,
 # and the game's long words (its role names), about 4.2 letters a word as a night's
@@ -175,17 +174,7 @@ class RateBook:
         return rate
 
     def _write(self, rates: dict[str, NaturalRate]) -> None:
-        tmp = None
-        try:  # aside, then renamed: a reader never sees half a file
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, suffix=".part")
-            data = {
-                k: {"wpm": v.wpm, "slower": v.slower, "faster": v.faster} for k, v in rates.items()
-            }
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(data, f, indent=1, sort_keys=True)
-            os.replace(tmp, self.path)
-        except OSError:  # a read-only cache: measured again next time, nothing else lost
-            if tmp is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
+        data = {k: {"wpm": v.wpm, "slower": v.slower, "faster": v.faster} for k, v in rates.items()}
+        text = json.dumps(data, indent=1, sort_keys=True).encode("utf-8")
+        # A read-only cache: measured again next time, nothing else lost.
+        write_aside(self.path, lambda file: file.write(text))

@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import importlib.metadata
 import importlib.util
+import io
 import json
 import os
 import sysconfig
@@ -29,6 +30,7 @@ import soundfile as sf
 from narrator.audio.loudness import fade, normalise
 from narrator.audio.settings import NO_SPEECH, AudioUnavailable
 from narrator.audio.workerproc import WorkerProcess
+from narrator.rules.aside import write_aside
 
 Samples = npt.NDArray[np.float32]
 
@@ -314,19 +316,12 @@ class CachedSynthesizer:
         clip = synth.synthesize(line)
         with self._count:
             self.misses += 1
-        path = self.path_for(line)
-        tmp = None
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            # Write aside, then rename: a reader never sees half a file.
-            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".part")
-            os.close(fd)
-            sf.write(tmp, clip.samples, clip.sample_rate, subtype="FLOAT", format="WAV")
-            os.replace(tmp, path)
-        except (OSError, RuntimeError):  # a full disk or a read-only cache: only the cache is lost
-            if tmp is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
+        # Encoded in memory, then written: libsndfile writing into a Python file
+        # turns a full disk into an AssertionError. A full disk or a read-only
+        # cache costs only the cache.
+        wav = io.BytesIO()
+        sf.write(wav, clip.samples, clip.sample_rate, subtype="FLOAT", format="WAV")
+        write_aside(self.path_for(line), lambda file: file.write(wav.getbuffer()))
         return clip
 
     def voices(self) -> list[Voice]:

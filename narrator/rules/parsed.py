@@ -14,13 +14,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
-import os
 import pickle
-import tempfile
 from pathlib import Path
+from typing import BinaryIO
 
 import platformdirs
 
+from narrator.rules.aside import write_aside
 from narrator.rules.model import Ruleset
 
 FORMAT = 1  # bump when what is kept changes shape other than through the code
@@ -61,18 +61,13 @@ def recall(path: Path, data: bytes) -> Ruleset | None:
 def keep(path: Path, data: bytes, ruleset: Ruleset) -> None:
     """Keep a ruleset that checked out; a cache that cannot be written costs nothing."""
     where = folder()
-    tmp = None
-    try:
-        where.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=where, suffix=".part")
-        with os.fdopen(fd, "wb") as file:
-            pickle.dump(ruleset, file, protocol=pickle.HIGHEST_PROTOCOL)
-        name = _name(path, data)
-        os.replace(tmp, where / name)
-        for old in where.glob(f"{name.split('-')[0]}-*.pickle"):  # this path's older ones
-            if old.name != name:
-                old.unlink(missing_ok=True)
-    except (OSError, pickle.PicklingError):
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+    name = _name(path, data)
+
+    def write(file: BinaryIO) -> None:
+        pickle.dump(ruleset, file, protocol=pickle.HIGHEST_PROTOCOL)
+
+    if write_aside(where / name, write, private=True, errors=(pickle.PicklingError,)):
+        with contextlib.suppress(OSError):
+            for old in where.glob(f"{name.split('-')[0]}-*.pickle"):  # this path's older ones
+                if old.name != name:
+                    old.unlink(missing_ok=True)

@@ -160,7 +160,7 @@ def test_kept_noise_tables_give_the_very_samples_made_ones_do(tmp_path: Path) ->
         assert np.array_equal(kept, made), name
     files = sorted(tmp_path.glob("*/noise-*.npy"))
     assert len(files) == sum(len(Ambience(n, SAMPLE_RATE).layers) for n in AMBIENCES)
-    assert not list(tmp_path.glob("*/*.tmp"))  # written whole, then renamed
+    assert {p.suffix for p in tmp_path.glob("*/*")} == {".npy"}  # written whole, then renamed
 
     rain = Ambience("rain", SAMPLE_RATE, tables=tmp_path)
     noise_table.cache_clear()
