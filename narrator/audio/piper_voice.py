@@ -14,6 +14,7 @@ minute asks for `length_scale * natural / R`: the rate set is the rate heard.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.metadata
 import json
@@ -127,8 +128,9 @@ class PiperSynthesizer:
                 ) from exc
         return self._voice
 
-    @property
+    @functools.cached_property
     def version(self) -> str:
+        """piper-tts's version, read once (every line's cache key holds it)."""
         try:
             return importlib.metadata.version("piper-tts")
         except importlib.metadata.PackageNotFoundError:

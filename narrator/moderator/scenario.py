@@ -25,8 +25,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
 from narrator.moderator.game import Game, MoveError, Prompt
 from narrator.moderator.support import unsupported_roles
 from narrator.moderator.words import Words
@@ -121,6 +119,10 @@ def to_scenario(replay: Replay) -> dict[str, Any]:
 
 
 def load(text: str) -> dict[str, Any]:
+    # Imported here: the table and every other user of the engine import this
+    # package, and only `narrator replay` and the tests read a scenario.
+    import yaml
+
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
