@@ -42,8 +42,8 @@ from narrator.rules.model import (
     Vote,
 )
 from narrator.rules.read_powers import PowersMixin, check_powers
-from narrator.rules.reader import Fields
-from narrator.rules.yamlio import Located, read_yaml
+from narrator.rules.reader import Fields, line_of_value
+from narrator.rules.yamlio import read_yaml
 
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _LANG = re.compile(r"^[a-z]{2}$")
@@ -168,7 +168,7 @@ class _Reader(MechanismsMixin, PowersMixin):
             return ()
         label = f"'{key}' of {what}"
         if isinstance(value, list):
-            return tuple(self.line(v, label, _line(v, f.line_of(key))) for v in value)
+            return tuple(self.line(v, label, line_of_value(v, f.line_of(key))) for v in value)
         return (self.line(value, label, f.line_of(key)),)
 
     # -- conditions --------------------------------------------------------------
@@ -741,10 +741,6 @@ def _first_order(raw: Any) -> Order | None:
     if isinstance(turns, list) and turns and isinstance(turns[0], dict):
         return parse_order(turns[0].get("order"))
     return None
-
-
-def _line(value: Any, fallback: int) -> int:
-    return value.line if isinstance(value, Located) else fallback
 
 
 __all__ = ["build_deck", "load_ruleset", "parse_ruleset"]

@@ -65,7 +65,7 @@ needs the engine (`moderator.unsupported_roles`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 from narrator.rules.model import ALWAYS, Condition, Text
 
@@ -74,11 +74,7 @@ Effect = Literal[
     "reveal", "learn", "kill", "protect", "arrest",
     "answer", "accuse", "hide", "disturb", "capture", "self_capture", "pass",
 ]  # fmt: skip
-EFFECTS: tuple[str, ...] = (
-    "see", "see_own", "swap", "swap_own", "copy", "know", "swap_last", "rotate", "shield",
-    "reveal", "learn", "kill", "protect", "arrest",
-    "answer", "accuse", "hide", "disturb", "capture", "self_capture", "pass",
-)  # fmt: skip
+EFFECTS: tuple[str, ...] = get_args(Effect)
 # Effects that need something picked (`learn` may instead name its `target`).
 NEEDS_PICK = frozenset(
     {

@@ -25,7 +25,7 @@ from narrator.rules.powers import (
     VoteRule,
     WinRule,
 )
-from narrator.rules.reader import Fields
+from narrator.rules.reader import Fields, line_of_value
 
 if TYPE_CHECKING:
     from narrator.rules.model import Ruleset
@@ -38,7 +38,8 @@ _ON_DEATH = ("", "shoot_vote")
 
 
 class PowersMixin:
-    """Mixed into the loader's reader: needs `fields()`, `condition()` and `role_ids`."""
+    """Mixed into the loader's reader: needs `fields()`, `condition()`, `text()`,
+    `known()` and `role_ids`."""
 
     role_ids: tuple[str, ...]
     team_ids: tuple[str, ...]
@@ -50,6 +51,9 @@ class PowersMixin:
         raise NotImplementedError
 
     def text(self, value: Any, what: str, line: int) -> Any:
+        raise NotImplementedError
+
+    def known(self, f: Fields, key: str, ids: tuple[str, ...]) -> tuple[str, ...]:
         raise NotImplementedError
 
     # -- a role's powers ---------------------------------------------------------
@@ -69,7 +73,7 @@ class PowersMixin:
         if not isinstance(raw, list):
             raise f.error("does", f"'does' of {what} must be a list of powers")
         abilities = tuple(
-            self.ability(item, f"power {i + 1} of {what}", _line(item, f.line_of("does")))
+            self.ability(item, f"power {i + 1} of {what}", line_of_value(item, f.line_of("does")))
             for i, item in enumerate(raw)
         )
         ids = [a.id for a in abilities]
@@ -82,7 +86,7 @@ class PowersMixin:
                 )
         does_as = f.get("does_as", str, "")
         if does_as:
-            self._role(f, "does_as", does_as)
+            self.known(f, "does_as", (does_as,))
             if f.has("does"):
                 raise f.error(
                     "does_as", f"{what} has 'does' and 'does_as'; it acts as one role only"
@@ -136,9 +140,7 @@ class PowersMixin:
         timing = f.get("timing", str, "at_once")
         if timing not in ("at_once", "dawn"):
             raise f.error("timing", f"'timing' of {what} must be at_once or dawn, not '{timing}'")
-        later = f.ids("later")
-        for role_id in later:
-            self._role(f, "later", role_id)
+        later = self.known(f, "later", f.ids("later"))
         ability = Ability(
             id=f.get("id", str, "act"),
             effects=effects,
@@ -230,7 +232,7 @@ class PowersMixin:
         if sum(bool(x) for x in (match.role, match.team, match.tag)) != 1:
             raise f.error(None, f"{what} must name exactly one of: role, team, tag")
         if match.role:
-            self._role(f, "role", match.role)
+            self.known(f, "role", (match.role,))
         if match.team and match.team not in self.team_ids:
             raise f.error(
                 "team",
@@ -238,14 +240,6 @@ class PowersMixin:
                 f"{did_you_mean(match.team, self.team_ids)}",
             )
         return match
-
-    def _role(self, f: Fields, key: str, role_id: str) -> None:
-        if role_id not in self.role_ids:
-            raise f.error(
-                key,
-                f"'{key}' names the role '{role_id}', which this ruleset does not have"
-                f"{did_you_mean(role_id, self.role_ids)}",
-            )
 
     # -- the end of the game -----------------------------------------------------
 
@@ -306,7 +300,7 @@ class PowersMixin:
         if not isinstance(ends_raw, list):
             raise f.error("ends", "'ends' of outcome must be a list of conditions")
         ends = tuple(
-            self.predicate(v, f"end {i + 1} of outcome", _line(v, f.line_of("ends")))
+            self.predicate(v, f"end {i + 1} of outcome", line_of_value(v, f.line_of("ends")))
             for i, v in enumerate(ends_raw)
         )
         rounds_out = f.get("rounds_out", str, "")
@@ -360,7 +354,9 @@ class PowersMixin:
         if key in ("all", "any"):
             if not isinstance(raw, list) or not raw:
                 raise f.error(key, f"'{key}' in {what} must be a list of conditions")
-            parts = tuple(self.predicate(v, f"a part of '{key}'", _line(v, at)) for v in raw)
+            parts = tuple(
+                self.predicate(v, f"a part of '{key}'", line_of_value(v, at)) for v in raw
+            )
             return Predicate(all=parts) if key == "all" else Predicate(any=parts)
         if key == "not":
             return Predicate(not_=self.predicate(raw, f"'not' in {what}", at))
@@ -383,7 +379,7 @@ class PowersMixin:
                 raise f.error(key, f"'only_alive' in {what} must be a list of roles, teams or tags")
             return Predicate(
                 only_alive=tuple(
-                    self.match(v, f"'only_alive' in {what}", _line(v, at)) for v in raw
+                    self.match(v, f"'only_alive' in {what}", line_of_value(v, at)) for v in raw
                 )
             )
         match = self.match(raw, f"'{key}' in {what}", at)
@@ -444,8 +440,3 @@ def check_powers(ruleset: Ruleset) -> None:
             walk(rule.when, rule.line)
         for end in ruleset.outcome.ends:
             walk(end, ruleset.outcome.line)
-
-
-def _line(value: Any, fallback: int) -> int:
-    line = getattr(value, "line", None)
-    return line if isinstance(line, int) else fallback

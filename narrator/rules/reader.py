@@ -149,7 +149,7 @@ class Fields:
         if not isinstance(value, list):
             raise self.error(key, f"'{key}' in {self.what} must be a list, not {type_name(value)}")
         line = self.line_of(key)
-        return tuple(item(v, _line(v, line)) for v in value)
+        return tuple(item(v, line_of_value(v, line)) for v in value)
 
     def done(self, allowed_extra: tuple[str, ...] = ()) -> None:
         """Fail on the first key nobody asked for, suggesting the closest known key."""
@@ -161,5 +161,6 @@ class Fields:
                 )
 
 
-def _line(value: Any, fallback: int) -> int:
+def line_of_value(value: Any, fallback: int) -> int:
+    """The line a YAML mapping starts on, else `fallback` (a scalar knows none)."""
     return value.line if isinstance(value, Located) else fallback
