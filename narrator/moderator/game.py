@@ -336,7 +336,7 @@ class Game:
                 if "know" in ability.effects and ability.know is not None:
                     self._know(step, seat, ability.know)
                 if "see_own" in ability.effects:
-                    self._see(step, seat, ability, [("seat", seat)])
+                    self._see(step, seat, [("seat", seat)])
                 if "learn" in ability.effects and ability.target == "executed":
                     self._learn(step, seat, ability, self.executed)
             for ability in self._all_abilities(step.role):
@@ -460,7 +460,7 @@ class Game:
             self.put(t, mine)
             self._log(step, seat, "swap_own", targets=targets, private=True)
         if "see" in effects:
-            self._see(step, seat, ability, targets)
+            self._see(step, seat, targets)
         if "copy" in effects:
             (t,) = targets
             role = self.card_at(t).identity
@@ -477,7 +477,7 @@ class Game:
         elif seat in self._copy_pending and not self._abilities(step, seat, picks=True):
             self._copy_pending.pop(seat, None)
         if "see_own" in effects:
-            self._see(step, seat, ability, [("seat", seat)])
+            self._see(step, seat, [("seat", seat)])
         return self.log[before:]
 
     def group_prompt(self, step: Step, seat: int) -> Prompt | None:
@@ -531,7 +531,7 @@ class Game:
             if effect == "protect":
                 protected.add(target)
             elif effect == "kill" and self.seats[target].alive and target not in protected:
-                self._die(target, "night", {})
+                self._die(target, "night")
                 died.append(target)
             elif effect == "arrest" and self.seats[target].free and target not in protected:
                 self.seats[target].free = False
@@ -606,7 +606,7 @@ class Game:
                 continue
             self._use(step, seat, role, ability)
             if "see_own" in ability.effects:
-                self._see(step, seat, ability, [("seat", seat)])
+                self._see(step, seat, [("seat", seat)])
 
     def _use(self, step: Step, seat: int, role: str, ability: Ability) -> None:
         self._used.setdefault((step.id, seat), []).append(f"{role}.{ability.id}")
@@ -650,7 +650,7 @@ class Game:
             self.seats[ring[(j + shift) % len(ring)]].card = cards[j]
         self._log(step, seat, "rotate", targets=[(direction, -1)], private=True)
 
-    def _see(self, step: Step, seat: int, ability: Ability, targets: list[tuple[str, int]]) -> None:
+    def _see(self, step: Step, seat: int, targets: list[tuple[str, int]]) -> None:
         cards = [self.card_at(t).identity for t in targets]
         self._log(step, seat, "see", targets=targets, cards=cards, private=True)
 
@@ -726,7 +726,7 @@ class Game:
         top = max(counts.values(), default=0)
         dead = [s for s in sorted(counts) if counts[s] == top] if top >= rule.min_votes else []
         for seat in dead:
-            self._die(seat, "vote", votes)
+            self._die(seat, "vote")
         if not dead:
             self._log(None, None, "nobody_dies")
         # Deaths that follow a death (the Hunter's shot), until none is pending.
@@ -737,7 +737,7 @@ class Game:
             target = votes.get(seat)
             shoots = powers is not None and powers.on_death == "shoot_vote"
             if shoots and target is not None and self.seats[target].alive:
-                self._die(target, "shot", votes, by=seat)
+                self._die(target, "shot", by=seat)
             i += 1
         return list(self.dead_order)
 
@@ -745,9 +745,9 @@ class Game:
         """The table takes a player out by hand (someone leaves the game): a death the
         rules did not cause, logged with the reason `removed`."""
         if self.seats[seat].alive:
-            self._die(seat, "removed", {})
+            self._die(seat, "removed")
 
-    def _die(self, seat: int, why: str, votes: dict[int, int | None], by: int = -1) -> None:
+    def _die(self, seat: int, why: str, by: int = -1) -> None:
         self.seats[seat].alive = False
         self.dead_order.append(seat)
         self.tombstone = seat
@@ -797,7 +797,7 @@ class Game:
         self._suspects = suspects
         if result.dies is not None:
             self.executed = result.dies
-            self._die(result.dies, "vote", {})
+            self._die(result.dies, "vote")
         elif not suspects:
             self._log(None, None, "nobody_dies")
         return suspects
@@ -829,7 +829,7 @@ class Game:
             self._log(None, None, "nobody_dies")
             return None
         self.executed = out
-        self._die(out, "vote", {})
+        self._die(out, "vote")
         return out
 
     def _rule(self, kind: str) -> VoteRule:
@@ -980,7 +980,7 @@ class Game:
         self._log(step, seat, "turn", targets=targets, cards=[n[5:] for n in named], why=action_id)
         effects = ability.effects
         if "see" in effects:
-            self._see(step, seat, ability, targets)
+            self._see(step, seat, targets)
         if "answer" in effects:
             (t,) = targets
             card = self.card_at(t).identity

@@ -194,7 +194,7 @@ def run(data: dict[str, Any], ruleset_of: Callable[[str], Ruleset]) -> Replay:
         if ruleset.nights is None:  # many nights: the night's deaths at dawn
             before = len(game.log)
             game.dawn()
-            _tell(game, game.log[before:], replay.said, words)
+            _tell(game.log[before:], replay.said, words)
             over = game.over("dawn") is not None
         if n <= len(days) and not over:
             if game.ruleset.outcome and game.ruleset.outcome.vote.kind == "accusation_ballot":
@@ -218,7 +218,7 @@ def run(data: dict[str, Any], ruleset_of: Callable[[str], Ruleset]) -> Replay:
         over = _round(game, r, turns, replay.said, words)
         if not over and r == count:
             game.end_rounds()
-            _tell(game, game.log[-1:], replay.said, words)
+            _tell(game.log[-1:], replay.said, words)
             over = True
     if ruleset.nights is not None and not ruleset.actions:
         replay.said.extend(s for e in game.log if (s := words.story(e)))
@@ -361,7 +361,7 @@ def _round(game: Game, r: int, raw: Any, said: list[str], words: Words) -> bool:
             game.turn(seat, action, choice)
         except MoveError as exc:
             raise ScenarioError(f"{where}: {exc}") from None
-        _tell(game, game.log[before:], said, words)
+        _tell(game.log[before:], said, words)
         if game.over() is not None:
             if k < len(raw):
                 raise ScenarioError(f"{where}: the game is over; remove the turns that follow")
@@ -369,7 +369,7 @@ def _round(game: Game, r: int, raw: Any, said: list[str], words: Words) -> bool:
     return False
 
 
-def _tell(game: Game, entries: list[Any], said: list[str], words: Words) -> None:
+def _tell(entries: list[Any], said: list[str], words: Words) -> None:
     for e in entries:
         if (line := words.turn(e)) is not None:
             said.append(line)
@@ -403,7 +403,7 @@ def _trial(game: Game, n: int, raw: Any, said: list[str], words: Words) -> None:
         game.ballot(rounds["ballot"])
     except MoveError as exc:
         raise ScenarioError(f"day {n}: {exc}") from None
-    _tell(game, game.log[before:], said, words)
+    _tell(game.log[before:], said, words)
 
 
 def _day(game: Game, n: int, raw: Any, said: list[str], words: Words) -> None:

@@ -44,7 +44,7 @@ from narrator.table.lines import describe
 from narrator.table.names import clean_name, same_name
 from narrator.table.night import NightDesk
 from narrator.table.seal import SealError, Vault, seat_key
-from narrator.table.votes import countdown_dead, tally
+from narrator.table.votes import countdown_dead
 
 VOTING = ("vote", "accusation", "ballot")
 ROOM_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -585,7 +585,7 @@ class Table:
     def _close_accusation(self) -> None:
         """Count the accusation by the ruleset's rule: with dealt cards the engine does
         (and keeps it in its log); with physical cards the same counting functions."""
-        counts = tally(self.ballot)
+        counts = votes.tally(self.ballot)
         self.result = {"kind": "accusation", "counts": {str(k): v for k, v in counts.items()}}
         told = self._told(self.rule.open_accusation)
         if told:
@@ -624,7 +624,7 @@ class Table:
         return votes_
 
     def _close_ballot(self) -> None:
-        counts = tally(self.ballot)
+        counts = votes.tally(self.ballot)
         self.result = {"kind": "ballot"}
         told = self._told(self.rule.open_ballot)
         if told:

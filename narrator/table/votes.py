@@ -14,15 +14,11 @@ Wherewolf) are counted by the ruleset's `outcome.vote` in one place,
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 
+from narrator.moderator.votes import tally
+
 Votes = Mapping[int, int]  # voter seat -> target seat
-
-
-def tally(votes: Votes) -> dict[int, int]:
-    """Target seat -> votes received."""
-    return dict(Counter(votes.values()))
 
 
 def countdown_dead(votes: Votes) -> list[int]:
