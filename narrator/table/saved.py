@@ -22,7 +22,7 @@ from typing import Any
 from narrator.rules import Ruleset
 from narrator.table.errors import TableError
 from narrator.table.seal import SealError
-from narrator.table.state import Options, Seat, Table
+from narrator.table.state import Options, Seat, Table, need_saved
 
 
 def dump(table: Table) -> dict[str, Any]:
@@ -80,12 +80,8 @@ def restore(data: Mapping[str, Any], ruleset: Ruleset, **kw: Any) -> Table:
         **kw,
     )
 
-    def need(ok: bool, what: str) -> None:
-        if not ok:
-            raise TableError(f"the saved game does not fit together ({what}); it was changed")
-
-    need(all(s.card is None for s in table.seats), "a card in the clear")
-    need(table.phase == "lobby" or data.get("sealed") is not None, "no sealed part")
+    need_saved(all(s.card is None for s in table.seats), "a card in the clear")
+    need_saved(table.phase == "lobby" or data.get("sealed") is not None, "no sealed part")
     if data.get("sealed") is not None:
         try:
             table.vault.load(data["sealed"])

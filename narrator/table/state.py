@@ -47,6 +47,14 @@ from narrator.table.seal import SealError, Vault, seat_key
 from narrator.table.votes import countdown_dead
 
 VOTING = ("vote", "accusation", "ballot")
+
+
+def need_saved(ok: bool, what: str) -> None:
+    """A check of a saved game read back: what does not hold is one clear error."""
+    if not ok:
+        raise TableError(f"the saved game does not fit together ({what}); it was changed")
+
+
 ROOM_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"
 PHASES = frozenset(
     {"lobby", "cards", "night", "day", "vote", "accusation", "defence", "ballot", "verdict", "end"}
@@ -723,37 +731,33 @@ class Table:
         numbers = [s.seat for s in self.seats]
         seats = set(numbers)
 
-        def need(ok: bool, what: str) -> None:
-            if not ok:
-                raise TableError(f"the saved game does not fit together ({what}); it was changed")
-
-        need(self.phase in PHASES, f"phase {self.phase!r}")
-        need(isinstance(self.night, int) and self.night >= 0, "night")
-        need(numbers == list(range(1, len(numbers) + 1)), "seat numbers")
+        need_saved(self.phase in PHASES, f"phase {self.phase!r}")
+        need_saved(isinstance(self.night, int) and self.night >= 0, "night")
+        need_saved(numbers == list(range(1, len(numbers) + 1)), "seat numbers")
         for seat in self.seats:
-            need(isinstance(seat.name, str) and bool(seat.name), "a name")
-            need(isinstance(seat.token_hash, str) and len(seat.token_hash) == 64, "a token")
-            need(seat.card is None or seat.card in roles, f"the card {seat.card!r}")
-            need(isinstance(seat.alive, bool), "alive")
-        need(all(r in roles and n > 0 for r, n in self.roles.items()), "the deck")
-        need(all(c in roles for c in (*self.unseen, *self.removed)), "the cards aside")
-        need(all(v in seats and t in seats for v, t in self.ballot.items()), "the ballot")
-        need(all(s in seats for s in (*self.suspects, *self.night_out)), "the suspects")
+            need_saved(isinstance(seat.name, str) and bool(seat.name), "a name")
+            need_saved(isinstance(seat.token_hash, str) and len(seat.token_hash) == 64, "a token")
+            need_saved(seat.card is None or seat.card in roles, f"the card {seat.card!r}")
+            need_saved(isinstance(seat.alive, bool), "alive")
+        need_saved(all(r in roles and n > 0 for r, n in self.roles.items()), "the deck")
+        need_saved(all(c in roles for c in (*self.unseen, *self.removed)), "the cards aside")
+        need_saved(all(v in seats and t in seats for v, t in self.ballot.items()), "the ballot")
+        need_saved(all(s in seats for s in (*self.suspects, *self.night_out)), "the suspects")
         for ref in (self.last_out, self.last_arrested):
-            need(ref is None or ref in seats, "the last one out")
-        need(self.deadline is None or isinstance(self.deadline, int | float), "the deadline")
-        need(isinstance(self.room, str) and isinstance(self.host_hash, str), "the room")
-        need(isinstance(self.locked, bool), "locked")
+            need_saved(ref is None or ref in seats, "the last one out")
+        need_saved(self.deadline is None or isinstance(self.deadline, int | float), "the deadline")
+        need_saved(isinstance(self.room, str) and isinstance(self.host_hash, str), "the room")
+        need_saved(isinstance(self.locked, bool), "locked")
         engine = self.engine
         if engine is not None:
-            need(len(engine.seats) == len(self.seats), "the engine's seats")
-            need(
+            need_saved(len(engine.seats) == len(self.seats), "the engine's seats")
+            need_saved(
                 all(e.name == s.name for e, s in zip(engine.seats, self.seats, strict=True)),
                 "the engine's players",
             )
-            need(self.dealt, "an engine without dealt cards")
+            need_saved(self.dealt, "an engine without dealt cards")
         for index, lines in self.journal.items():
-            need(index + 1 in seats and isinstance(lines, list), "a journal")
+            need_saved(index + 1 in seats and isinstance(lines, list), "a journal")
 
     # -- the sealed game (what the saved game holds of the secrets; seal.py) ---------
 
