@@ -40,17 +40,23 @@ def laptop(browser: Any, live: Live) -> Any:
     return page
 
 
+def host_and_three_phones(browser: Any, live: Live) -> tuple[str, Any, list[Any]]:
+    """The join address, the host's laptop, and Ann, Bo and Cy joined on phones."""
+    url = f"{live.base}/?room={live.table.room}"
+    host = laptop(browser, live)
+    pages = [phone(browser, url) for _ in range(3)]
+    for page, name in zip(pages, ["Ann", "Bo", "Cy"], strict=True):
+        join(page, name)
+    return url, host, pages
+
+
 def accept(dialog: Any) -> None:
     dialog.accept()
 
 
 def test_the_host_page_from_the_lobby_to_play_again(browser: Any, shots: Path) -> None:
     with live_table("onuw", options=Options(vote_seconds=120)) as live:
-        url = f"{live.base}/?room={live.table.room}"
-        host = laptop(browser, live)
-        pages = [phone(browser, url) for _ in range(3)]
-        for page, name in zip(pages, ["Ann", "Bo", "Cy"], strict=True):
-            join(page, name)
+        url, host, pages = host_and_three_phones(browser, live)
         others = {name: live.join(name)[1] for name in ("Dee", "Eli", "Flo", "Gus")}
         host.wait_for_selector("#players li:nth-child(7)")
         # the QR code is drawn by the table and shown
@@ -127,11 +133,7 @@ def test_the_host_page_from_the_lobby_to_play_again(browser: Any, shots: Path) -
 
 def test_a_player_moved_to_a_new_phone_mid_game(browser: Any, shots: Path) -> None:
     with live_table("onuw", options=Options(vote_seconds=120)) as live:
-        url = f"{live.base}/?room={live.table.room}"
-        host = laptop(browser, live)
-        pages = [phone(browser, url) for _ in range(3)]
-        for page, name in zip(pages, ["Ann", "Bo", "Cy"], strict=True):
-            join(page, name)
+        url, host, pages = host_and_three_phones(browser, live)
         host.wait_for_selector("#players li:nth-child(3)")
         host.click("#start")
         wait_phase(live, pages, "Look at your card")
