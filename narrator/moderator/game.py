@@ -23,6 +23,7 @@ from typing import Any
 
 from narrator.moderator import votes
 from narrator.moderator.log import Entry
+from narrator.moderator.votes import most_voted
 from narrator.moderator.wins import holds
 from narrator.rules.model import Ruleset
 from narrator.rules.powers import TOUCHES, Ability, Match, Pick, Powers, VoteRule
@@ -722,9 +723,7 @@ class Game:
             if not self.seats[target].alive:
                 raise MoveError(f"{name} votes for {self.seats[target].name}, who is dead")
         self._votes("vote", votes)
-        counts = Counter(t for t in votes.values() if t is not None)
-        top = max(counts.values(), default=0)
-        dead = [s for s in sorted(counts) if counts[s] == top] if top >= rule.min_votes else []
+        dead = most_voted(votes, rule.min_votes)
         for seat in dead:
             self._die(seat, "vote")
         if not dead:

@@ -42,6 +42,14 @@ def tally(votes: Votes) -> Counter[int]:
     return Counter(t for t in votes.values() if t is not None)
 
 
+def most_voted(votes: Votes, min_votes: int) -> list[int]:
+    """A simultaneous vote (One Night's countdown): the seats with the most votes,
+    every one tied, in seat order; nobody if the most is under `min_votes`."""
+    counts = tally(votes)
+    top = max(counts.values(), default=0)
+    return sorted(s for s, n in counts.items() if n == top) if top >= min_votes else []
+
+
 def distance(rule: VoteRule, seat: int, reference: int | None, seats: int) -> tuple[int, int]:
     """How far `seat` is from the reference, for the tie rule: going clockwise
     (Tombstone), or the nearer way, clockwise first on equal distance (last arrested).

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from narrator.moderator.votes import tally
+from narrator.moderator.votes import most_voted
 
 Votes = Mapping[int, int]  # voter seat -> target seat
 
@@ -24,6 +24,4 @@ Votes = Mapping[int, int]  # voter seat -> target seat
 def countdown_dead(votes: Votes) -> list[int]:
     """One Night with physical cards: who the vote kills (the most votes, every one
     tied, nobody without two)."""
-    counts = tally(votes)
-    top = max(counts.values(), default=0)
-    return sorted(seat for seat, n in counts.items() if n == top) if top > 1 else []
+    return most_voted(votes, 2)
