@@ -13,26 +13,13 @@ import os
 import re
 import stat
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
-import platformdirs
-
+from narrator.rules import index
 from narrator.rules.errors import RulesetError, UnknownRuleset, did_you_mean
+from narrator.rules.folders import catalog_folders, ruleset_files
 from narrator.rules.loader import load_ruleset
 from narrator.rules.model import Ruleset
-
-
-def shipped_dir() -> Path:
-    """The rulesets inside an installed wheel, or the checkout's top-level rulesets/."""
-    packaged = Path(str(resources.files("narrator"))) / "rulesets"
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parents[2] / "rulesets"
-
-
-def user_dir() -> Path:
-    return Path(platformdirs.user_config_dir("narrator")) / "rulesets"
 
 
 @dataclass
@@ -55,7 +42,8 @@ class Catalog:
 
 
 def load_catalog(*dirs: Path, only: str | None = None) -> Catalog:
-    """Load every `*.yaml` of the shipped folder, then the user's (or `dirs`).
+    """Load every `*.yaml` of the shipped folder, then the user's (or `dirs`); a whole
+    catalogue's games list is kept for the app's first frame (`narrator.rules.index`).
 
     With `only`, just the files that declare that id (found by a cheap look at their
     `id:` line; a file whose id cannot be seen that way is loaded to be sure): a
@@ -63,12 +51,13 @@ def load_catalog(*dirs: Path, only: str | None = None) -> Catalog:
     everything is loaded, so the error names the closest id.
     """
     catalog = Catalog()
-    folders = ((shipped_dir(), False), *((d, True) for d in dirs or (user_dir(),)))
+    folders = catalog_folders(*dirs)
+    # the games list's stamp is taken before reading: a file changed meanwhile makes
+    # the kept list stale, never a stale list look fresh
+    at_stamp = index.stamp([folder for folder, _ in folders]) if only is None else None
     found = False
     for folder, is_user in folders:
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.glob("*.y*ml")):
+        for path in ruleset_files(folder):
             if only is not None:
                 declared = _declared_id(path)
                 if declared is not None and declared != only:
@@ -89,6 +78,8 @@ def load_catalog(*dirs: Path, only: str | None = None) -> Catalog:
                 catalog.user_ids.add(ruleset.id)
     if only is not None and not found and only not in catalog.rulesets:
         return load_catalog(*dirs)
+    if at_stamp is not None:
+        index.keep(index.GamesIndex.of(catalog), at_stamp)
     return catalog
 
 

@@ -12,46 +12,27 @@ loaded are kept (an error is always found by reading). The folder is the user's 
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import pickle
 from pathlib import Path
 from typing import BinaryIO
 
-import platformdirs
-
 from narrator.rules.aside import write_aside
+from narrator.rules.folders import cache_dir, code_stamp
 from narrator.rules.model import Ruleset
-
-FORMAT = 1  # bump when what is kept changes shape other than through the code
-
-
-def folder() -> Path:
-    return Path(platformdirs.user_cache_dir("narrator")) / "rulesets"
-
-
-@functools.cache
-def _code_stamp() -> bytes:
-    """The rules package's code as it is now: names, sizes and modification times."""
-    here = Path(__file__).parent
-    stamp = hashlib.sha256(str(FORMAT).encode())
-    for source in sorted(here.glob("*.py")):
-        info = source.stat()
-        stamp.update(f"{source.name} {info.st_size} {info.st_mtime_ns}\n".encode())
-    return stamp.digest()
 
 
 def _name(path: Path, data: bytes) -> str:
     """`<path's hash>-<bytes' and code's hash>.pickle`: one kept file per path."""
     where = hashlib.sha256(str(path.resolve()).encode("utf-8", "surrogateescape"))
-    what = hashlib.sha256(_code_stamp() + data)
+    what = hashlib.sha256(code_stamp() + data)
     return f"{where.hexdigest()[:32]}-{what.hexdigest()[:32]}.pickle"
 
 
 def recall(path: Path, data: bytes) -> Ruleset | None:
     """The ruleset these bytes at this path gave last time, if it is kept."""
     try:
-        with open(folder() / _name(path, data), "rb") as file:
+        with open(cache_dir() / _name(path, data), "rb") as file:
             ruleset = pickle.load(file)
     except Exception:
         return None
@@ -60,7 +41,7 @@ def recall(path: Path, data: bytes) -> Ruleset | None:
 
 def keep(path: Path, data: bytes, ruleset: Ruleset) -> None:
     """Keep a ruleset that checked out; a cache that cannot be written costs nothing."""
-    where = folder()
+    where = cache_dir()
     name = _name(path, data)
 
     def write(file: BinaryIO) -> None:

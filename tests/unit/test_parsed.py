@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from narrator.rules import RulesetError, load_ruleset, loader, parsed
-from narrator.rules.catalog import shipped_dir
+from narrator.rules.folders import shipped_dir
 
 
 @pytest.fixture(autouse=True)
 def _own_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """This module's kept rulesets only (the suite shares one folder per worker)."""
-    monkeypatch.setattr(parsed, "folder", lambda: tmp_path / "kept")
+    monkeypatch.setattr(parsed, "cache_dir", lambda: tmp_path / "kept")
 
 
 def _copy(tmp_path: Path) -> Path:
@@ -37,7 +37,7 @@ def test_a_ruleset_is_checked_once_and_then_recalled(
 ) -> None:
     path = _copy(tmp_path)
     first = load_ruleset(path)
-    assert len(list(parsed.folder().glob("*.pickle"))) == 1
+    assert len(list(parsed.cache_dir().glob("*.pickle"))) == 1
     _no_parsing(monkeypatch)
     assert load_ruleset(path) == first
 
@@ -52,7 +52,7 @@ def test_a_changed_file_is_read_afresh_and_keeps_one_file(
         text.replace("{en: One Night Ultimate Werewolf,", "{en: One Evening,", 1), "utf-8"
     )
     assert load_ruleset(path).name.get("en") == "One Evening"
-    assert len([p for p in parsed.folder().glob("*.pickle")]) == 1  # the old one is gone
+    assert len([p for p in parsed.cache_dir().glob("*.pickle")]) == 1  # the old one is gone
     _no_parsing(monkeypatch)
     assert load_ruleset(path).name.get("en") == "One Evening"
 
@@ -63,13 +63,13 @@ def test_an_error_is_never_kept(tmp_path: Path) -> None:
     for _ in range(2):
         with pytest.raises(RulesetError, match=r"broken\.yaml:"):
             load_ruleset(path)
-    assert not list(parsed.folder().glob("*.pickle"))
+    assert not list(parsed.cache_dir().glob("*.pickle"))
 
 
 def test_a_broken_kept_file_is_ignored_and_replaced(tmp_path: Path) -> None:
     path = _copy(tmp_path)
     first = load_ruleset(path)
-    (kept,) = parsed.folder().glob("*.pickle")
+    (kept,) = parsed.cache_dir().glob("*.pickle")
     kept.write_bytes(b"not a pickle")
     assert load_ruleset(path) == first
     assert kept.read_bytes() != b"not a pickle"
