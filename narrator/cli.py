@@ -3,8 +3,9 @@
 The output formats are a contract (other tools drive them): see README.md. Exit 0 on
 success, 2 on bad input (one line on stderr: what, where, how to fix), 3 when a
 sound part is missing or the sound output fails during `play`. Never a traceback.
-Audio and Textual are imported only by the commands that need them, so `narrator
-script` starts in milliseconds.
+Audio, Textual, and the rules and script builder under them, are imported only by the
+commands that need them: `narrator script` starts in milliseconds, and the app's first
+frame (`narrator` alone) waits for no ruleset (issue 18).
 """
 
 from __future__ import annotations
@@ -20,27 +21,24 @@ import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from narrator import __version__, logfile
-from narrator.rules import (
+from narrator.rules.errors import (
+    EXIT_AUDIO,
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
     MissingPart,
     NarratorError,
-    Ruleset,
     RulesetError,
-    dealing,
-    describe_dealing,
-    load_catalog,
-    load_ruleset,
-    parse_roles,
-    recommended,
+    one_line,
 )
-from narrator.rules.catalog import Catalog
-from narrator.rules.draw import random_deck, tokens_needed
-from narrator.rules.errors import EXIT_AUDIO, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, one_line
-from narrator.rules.selection import parse_options
-from narrator.script import Plan, Script, build_script, script_to_dict
-from narrator.script.render_text import render_text
+
+if TYPE_CHECKING:
+    from narrator.rules import Ruleset
+    from narrator.rules.catalog import Catalog
+    from narrator.script import Script
 
 RATES = (80, 400)  # words a minute: slower drags, faster cannot be followed eyes closed
 PACES = (0.1, 10.0)
@@ -309,6 +307,9 @@ def cmd_roles(args: argparse.Namespace, catalog: Catalog) -> int:
 
 
 def cmd_setup(args: argparse.Namespace, catalog: Catalog) -> int:
+    from narrator.rules.draw import random_deck, tokens_needed
+    from narrator.rules.selection import dealing, describe_dealing, recommended
+
     ruleset = catalog.get(args.ruleset)
     if args.random is not None:
         boxes = tuple(b.strip() for b in args.random.split(",") if b.strip() not in ("", "all"))
@@ -343,6 +344,9 @@ def cmd_setup(args: argparse.Namespace, catalog: Catalog) -> int:
 
 
 def script_from_args(args: argparse.Namespace, catalog: Catalog) -> tuple[Ruleset, Script]:
+    from narrator.rules.selection import parse_options, parse_roles, recommended
+    from narrator.script import Plan, build_script
+
     ruleset = catalog.get(args.ruleset)
     if args.roles is not None:
         roles = parse_roles(args.roles, ruleset)
@@ -367,6 +371,9 @@ def script_from_args(args: argparse.Namespace, catalog: Catalog) -> tuple[Rulese
 
 
 def cmd_script(args: argparse.Namespace, catalog: Catalog) -> int:
+    from narrator.script import script_to_dict
+    from narrator.script.render_text import render_text
+
     ruleset, script = script_from_args(args, catalog)
     if args.format == "json":
         _print_json(script_to_dict(script))
@@ -379,6 +386,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     """A game resolved again by the engine: the story, the deaths, the winners."""
     from narrator.moderator import ScenarioError, load, run
     from narrator.moderator.render import replay_text
+    from narrator.rules.catalog import load_catalog
     from narrator.rules.loader import read_small_file
 
     try:
@@ -401,6 +409,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from narrator.rules.loader import load_ruleset
+
     failed = 0
     for path in args.paths:
         try:
@@ -465,6 +475,8 @@ def run_command(args: argparse.Namespace) -> int:
         return commands.devices_command(args.format)
     if args.command == "replay":
         return cmd_replay(args)
+    from narrator.rules.catalog import load_catalog
+
     # A command about one game parses only that game's ruleset (and the user's copy).
     catalog = load_catalog(only=getattr(args, "ruleset", None))
     if args.command == "rulesets":

@@ -21,14 +21,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from narrator.rules import MissingPart, Ruleset, load_catalog
-from narrator.session import Session, SettingsStore, SystemClock, audio_settings
-from narrator.session.config import Settings
-from narrator.session.engine import AudioChoices, NightEngine, NoChoices, Playing, SilentEngine
+from narrator.rules.errors import MissingPart
+from narrator.session.config import Settings, SettingsStore
 
 if TYPE_CHECKING:
     from narrator.audio.settings import AudioSettings
+    from narrator.rules import Ruleset
+    from narrator.rules.catalog import Catalog
+    from narrator.rules.index import GamesIndex
     from narrator.script import Script
+    from narrator.session.engine import AudioChoices, NightEngine, Playing
+    from narrator.session.session import Session
     from narrator.table.host import TableHost
     from narrator.table.state import Table
     from narrator.table.voice import Voice
@@ -64,6 +67,9 @@ def audio_engine(settings: AudioSettings | None = None) -> NightEngine:
 
 def table_voice(settings: Settings, *, silent: bool) -> Voice:
     """The table's voice: a session of its own on the real engine, or the silent one."""
+    from narrator.session.clock import SystemClock
+    from narrator.session.config import audio_settings
+    from narrator.session.session import Session
     from narrator.table.voice import SessionVoice, silent_voice
 
     if silent:
@@ -144,23 +150,49 @@ def make_app(environ: Mapping[str, str] | None = None) -> NarratorApp:
 
         store = SettingsStore()
         settings, notice = store.load()
-        catalog = load_catalog()
+        catalog, games = _catalog()
     except BaseException:
         if audio is not None:  # its speech worker must not outlive us
             with contextlib.suppress(Exception):
                 audio.join().close()
         raise
+    from narrator.session.clock import SystemClock
+
     clock = SystemClock()
     engine: NightEngine
     choices: AudioChoices
     if audio is None:
+        from narrator.session.engine import NoChoices, SilentEngine
+
         engine, choices = SilentEngine(clock=clock), NoChoices()
     else:
         from narrator.tui.choices import RealChoices
 
         engine = LateEngine(audio) if late else audio.join()
         choices = RealChoices()
-    return NarratorApp(engine, store, settings, catalog, clock, choices, notice, tables=tables())
+    return NarratorApp(
+        engine, store, settings, catalog, clock, choices, notice, tables=tables(), games=games
+    )
+
+
+def _catalog() -> tuple[Catalog | Callable[[], Catalog], GamesIndex]:
+    """The app's catalogue and its games list: the list kept from the last run, if
+    the rulesets and the rules code are as they were, and the catalogue read when first
+    needed (just after the first frame); else both read now."""
+    from narrator.rules import index
+    from narrator.rules.folders import catalog_folders
+
+    games = index.kept([folder for folder, _ in catalog_folders()])
+    if games is not None:
+        return _load_catalog, games
+    catalog = _load_catalog()
+    return catalog, index.GamesIndex.of(catalog)
+
+
+def _load_catalog() -> Catalog:
+    from narrator.rules.catalog import load_catalog
+
+    return load_catalog()
 
 
 def _draws_apart_from_fd2() -> bool:

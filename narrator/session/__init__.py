@@ -36,22 +36,46 @@ settings file), the segments of a script and the day's `Countdown`.
 
 from __future__ import annotations
 
-from narrator.session.config import Settings, SettingsError, SettingsStore
-from narrator.session.engine import (
-    AudioChoices,
-    Clock,
-    NightEngine,
-    NoChoices,
-    Playing,
-    SilentEngine,
-    SilentPlayback,
-    SystemClock,
-    audio_settings,
-)
-from narrator.session.game import Game
-from narrator.session.phase import PhaseEvent, PhaseRunner, PhaseState, PhaseStatus
-from narrator.session.session import Session
+import importlib
+from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    from narrator.session.clock import Clock, SystemClock
+    from narrator.session.config import Settings, SettingsError, SettingsStore, audio_settings
+    from narrator.session.engine import (
+        AudioChoices,
+        NightEngine,
+        NoChoices,
+        Playing,
+        SilentEngine,
+        SilentPlayback,
+    )
+    from narrator.session.game import Game
+    from narrator.session.phase import PhaseEvent, PhaseRunner, PhaseState, PhaseStatus
+    from narrator.session.session import Session
+
+# Loaded when first asked for (PEP 562), like `narrator.rules`: the app's first frame
+# needs the settings, not the game, the phase runner or the script under them.
+_HOME = {
+    "AudioChoices": "engine",
+    "Clock": "clock",
+    "Game": "game",
+    "NightEngine": "engine",
+    "NoChoices": "engine",
+    "PhaseEvent": "phase",
+    "PhaseRunner": "phase",
+    "PhaseState": "phase",
+    "PhaseStatus": "phase",
+    "Playing": "engine",
+    "Session": "session",
+    "Settings": "config",
+    "SettingsError": "config",
+    "SettingsStore": "config",
+    "SilentEngine": "engine",
+    "SilentPlayback": "engine",
+    "SystemClock": "clock",
+    "audio_settings": "config",
+}
 __all__ = [
     "AudioChoices",
     "Clock",
@@ -72,3 +96,9 @@ __all__ = [
     "SystemClock",
     "audio_settings",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module 'narrator.session' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"narrator.session.{_HOME[name]}"), name)

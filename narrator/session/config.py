@@ -13,9 +13,12 @@ import os
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import platformdirs
+
+if TYPE_CHECKING:
+    from narrator.audio.settings import AudioSettings
 
 THEMES = ("textual-dark", "textual-light")
 RATES = (80, 400)  # words a minute, as `narrator --rate` takes them
@@ -233,3 +236,21 @@ class SettingsStore:
         tmp = self.path.with_name(self.path.name + ".tmp")
         tmp.write_text(settings.to_json(), encoding="utf-8")
         os.replace(tmp, self.path)
+
+
+def audio_settings(settings: Settings) -> AudioSettings:
+    """The audio part of the user's settings, as the audio layer takes it."""
+    from narrator.audio.settings import AudioSettings
+
+    return AudioSettings(
+        voice=settings.voice,
+        rate=settings.rate,
+        bed=settings.bed,
+        ambience=settings.ambience,
+        bed_volume=settings.bed_volume,
+        bed_tempo=settings.bed_tempo,
+        volume=settings.volume,
+        device=int(settings.device)
+        if settings.device and settings.device.isdigit()
+        else settings.device,
+    )

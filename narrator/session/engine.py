@@ -24,21 +24,10 @@ from typing import TYPE_CHECKING, Protocol
 
 from narrator.script import Cue, Say, Script, Timer
 from narrator.script.render_text import WORDS_PER_MINUTE, timed_steps, total_seconds
-from narrator.session.config import Settings
+from narrator.session.clock import Clock, SystemClock
 
 if TYPE_CHECKING:
     from narrator.audio.settings import AudioSettings
-
-
-class Clock(Protocol):
-    """Seconds on a monotonic scale; the app's timers read nothing else."""
-
-    def now(self) -> float: ...
-
-
-class SystemClock:
-    def now(self) -> float:
-        return time.monotonic()
 
 
 class Playing(Protocol):
@@ -291,21 +280,3 @@ class NoChoices:
 
     def beds(self) -> list[tuple[str, str]]:
         return []
-
-
-def audio_settings(settings: Settings) -> AudioSettings:
-    """The audio part of the user's settings, as the audio layer takes it."""
-    from narrator.audio.settings import AudioSettings
-
-    return AudioSettings(
-        voice=settings.voice,
-        rate=settings.rate,
-        bed=settings.bed,
-        ambience=settings.ambience,
-        bed_volume=settings.bed_volume,
-        bed_tempo=settings.bed_tempo,
-        volume=settings.volume,
-        device=int(settings.device)
-        if settings.device and settings.device.isdigit()
-        else settings.device,
-    )

@@ -39,7 +39,8 @@ from typing import Any, Literal
 from narrator.script import Say, Script, Timer
 from narrator.script.model import Phase
 from narrator.script.render_text import estimate_seconds
-from narrator.session.engine import Clock, NightEngine, Playing
+from narrator.session.clock import Clock
+from narrator.session.engine import NightEngine, Playing
 from narrator.session.segments import (
     Countdown,
     Segment,

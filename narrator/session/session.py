@@ -15,8 +15,9 @@ from collections.abc import Callable
 
 from narrator.rules import Ruleset
 from narrator.script.model import Phase
-from narrator.session.config import Settings, SettingsStore
-from narrator.session.engine import Clock, NightEngine, audio_settings
+from narrator.session.clock import Clock
+from narrator.session.config import Settings, SettingsStore, audio_settings
+from narrator.session.engine import NightEngine
 from narrator.session.game import Game
 from narrator.session.phase import Listener, Listeners, PhaseRunner
 

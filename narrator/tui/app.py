@@ -13,6 +13,7 @@ import asyncio
 import logging
 import random
 import signal
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -22,24 +23,29 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from narrator.i18n import N_
-from narrator.rules import NarratorError
-from narrator.rules.catalog import Catalog
-from narrator.session.config import Settings, SettingsStore
-from narrator.session.engine import AudioChoices, Clock, NightEngine, audio_settings
-from narrator.session.game import Game
-from narrator.session.session import Session
+from narrator.rules.errors import NarratorError
+from narrator.rules.index import GamesIndex
+from narrator.session.config import Settings, SettingsStore, audio_settings
 from narrator.tui import text
 from narrator.tui.commands import NarratorCommands
 from narrator.tui.screens.games import GamesScreen
 
 if TYPE_CHECKING:
+    from narrator.rules.catalog import Catalog
+    from narrator.session.clock import Clock
+    from narrator.session.engine import AudioChoices, NightEngine
+    from narrator.session.game import Game
+    from narrator.session.session import Session
     from narrator.tui.screens.game_options import GameChoices
     from narrator.tui.screens.preview import PreviewScreen
     from narrator.tui.screens.settings import SettingsScreen
     from narrator.tui.screens.table import TableFactory
 
 # Every screen but the games list is imported when it is first shown: the first
-# frame waits for none of them (the help's Markdown alone is ~30 ms; issue 18).
+# frame waits for none of them (the help's Markdown alone is ~30 ms; issue 18). Nor
+# does it wait for the rules, the script or the session: given the kept games list
+# (`narrator.rules.index`), the app reads the catalogue and builds its session just
+# after that frame (~60 ms of imports and reading).
 
 KEY_WORDS = (N_("space"), N_("tab"))
 
@@ -63,18 +69,23 @@ class NarratorApp(App[int]):
         engine: NightEngine,
         store: SettingsStore,
         settings: Settings,
-        catalog: Catalog,
+        catalog: Catalog | Callable[[], Catalog],
         clock: Clock,
         choices: AudioChoices,
         notice: str | None = None,
         rng: random.Random | None = None,
         tables: TableFactory | None = None,
+        games: GamesIndex | None = None,
     ) -> None:
+        """`catalog`, or what reads it when first needed; `games`: the games list kept
+        from the last run (`narrator.rules.index`), drawn before the catalogue is read."""
         super().__init__()
-        self.session = Session(engine, clock, settings, store)
+        self._session: Session | None = None  # built at its first need
+        self._settings = settings  # until then
+        self._catalog = catalog
+        self.games = games
         self.engine = engine
         self.store = store
-        self.catalog = catalog
         self.clock = clock
         self.choices = choices
         self.notice = notice
@@ -95,12 +106,27 @@ class NarratorApp(App[int]):
         return text.shape(text.t(shown)) if shown in KEY_WORDS else shown
 
     @property
+    def session(self) -> Session:
+        """The evening's session, built at its first need (just after the first frame)."""
+        if self._session is None:
+            from narrator.session.session import Session
+
+            self._session = Session(self.engine, self.clock, self._settings, self.store)
+        return self._session
+
+    @property
+    def catalog(self) -> Catalog:
+        if callable(self._catalog):
+            self._catalog = self._catalog()
+        return self._catalog
+
+    @property
     def settings(self) -> Settings:
-        return self.session.settings
+        return self._settings if self._session is None else self._session.settings
 
     @property
     def game(self) -> Game | None:
-        return self.session.game
+        return None if self._session is None else self._session.game
 
     def apply_language(self) -> None:
         """The app speaks the game's language, unless the settings fix one."""
@@ -114,17 +140,33 @@ class NarratorApp(App[int]):
             for number in (signal.SIGTERM, signal.SIGHUP):
                 loop.add_signal_handler(number, self._signalled, number)
         self.theme = self.settings.theme
-        self.session.apply_settings()
+        self.engine.settings = audio_settings(self.settings)  # later changes: the session's
         self.apply_language()
-        self.push_screen(GamesScreen(self.catalog, self.settings.language))
+        games = self.games or GamesIndex.of(self.catalog)
+        self.push_screen(GamesScreen(games, self.settings.language))
         if self.notice:
             self.notify(self.notice, title=text.t("Settings"), severity="warning", timeout=15)
-        # after the first frame: the check is the engine's first need (it may still be
-        # unbuilt, `compose.LateEngine`), and building it beside the frame slowed it
-        self.call_after_refresh(self.check_audio)
+        self.call_after_refresh(self._after_first_frame)
+
+    def _after_first_frame(self) -> None:
+        """What the first frame did not wait for: the session, the catalogue (the list
+        redrawn if the kept one differs), and the output check -- the engine's first
+        need (it may still be unbuilt, `compose.LateEngine`), and building it beside
+        the frame slowed it."""
+        self.session  # noqa: B018  (built now rather than at the first key)
+        for screen in self.screen_stack:
+            if isinstance(screen, GamesScreen):
+                screen.show(GamesIndex.of(self.catalog))
+        self.check_audio()
 
     def on_unmount(self) -> None:
-        self.session.close()  # quitting mid-night silences the speaker at once
+        self._close()  # quitting mid-night silences the speaker at once
+
+    def _close(self) -> None:
+        if self._session is not None:
+            self._session.close()
+        else:
+            self.engine.close()
 
     @work(thread=True, group="check")
     def check_audio(self) -> None:
@@ -155,7 +197,10 @@ class NarratorApp(App[int]):
 
     # -- the flow --------------------------------------------------------------------
     def on_games_screen_game_chosen(self, message: GamesScreen.GameChosen) -> None:
-        game = self.session.new_game(self.catalog.rulesets[message.ruleset_id])
+        ruleset = self.catalog.rulesets.get(message.ruleset_id)
+        if ruleset is None:  # gone since the kept list was drawn: the list is redrawn
+            return
+        game = self.session.new_game(ruleset)
         self.apply_language()
         from narrator.tui.screens.setup import SetupScreen
 
@@ -169,10 +214,11 @@ class NarratorApp(App[int]):
             )
             self.notify(text.shape(unavailable), title="Table", severity="error", timeout=15)
             return
+        ruleset = self.catalog.rulesets.get(message.ruleset_id)
+        if ruleset is None:  # gone since the kept list was drawn: the list is redrawn
+            return
         try:
-            host, address = self.tables(
-                self.catalog.rulesets[message.ruleset_id], self.session, self.table_address
-            )
+            host, address = self.tables(ruleset, self.session, self.table_address)
         except (NarratorError, OSError) as exc:
             # a game in play saved, a folder we cannot write: one line, stay here,
             # and the details in the log
@@ -343,5 +389,5 @@ class NarratorApp(App[int]):
     def _shut_down(self, code: int) -> None:
         """Silence at once, end the speech worker, and leave (the screens' runners
         are the session's: closing it closes them)."""
-        self.session.close()
+        self._close()
         self.exit(code)

@@ -73,6 +73,6 @@ def test_the_sounds_defaults_are_the_audio_layers() -> None:
     exactly the audio layer's defaults."""
     from narrator.audio.settings import AudioSettings
     from narrator.session import Settings
-    from narrator.session.engine import audio_settings
+    from narrator.session.config import audio_settings
 
     assert audio_settings(Settings()) == AudioSettings()

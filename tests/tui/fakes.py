@@ -8,12 +8,14 @@ step the playback went through is remembered (a skipped step is not).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 from narrator.audio.settings import AudioSettings
 from narrator.compose import tables
 from narrator.rules import load_catalog
 from narrator.rules.catalog import Catalog
+from narrator.rules.index import GamesIndex
 from narrator.script import Say, Script, Step
 from narrator.session.config import Settings, SettingsStore
 from narrator.session.engine import AudioChoices, NoChoices, SilentEngine, SilentPlayback
@@ -68,8 +70,9 @@ def make_app(
     tmp_path: Path,
     settings: Settings | None = None,
     problem: str | None = None,
-    catalog: Catalog | None = None,
+    catalog: Catalog | Callable[[], Catalog] | None = None,
     choices: AudioChoices | None = None,
+    games: GamesIndex | None = None,
 ) -> tuple[NarratorApp, RecordingEngine, ManualClock]:
     clock = ManualClock()
     engine = RecordingEngine(clock, problem)
@@ -83,6 +86,7 @@ def make_app(
         choices or NoChoices(),
         rng=random.Random(7),
         tables=tables(),  # the real table factory: its server on loopback
+        games=games,
     )
     return app, engine, clock
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from narrator.rules import load_catalog
+from narrator.rules.catalog import Catalog
+from narrator.rules.index import GamesIndex
 from narrator.tui.screens.day import DayScreen
 from narrator.tui.screens.games import GamesScreen
 from tests.tui.conftest import run_until, sync
@@ -62,3 +65,34 @@ async def test_broken_and_own_rulesets_are_listed(tmp_path: Path) -> None:
         assert "One Night Ultimate Werewolf  (yours)" in text
         assert "typo.yaml (broken)" in text
         assert "typo.yaml:" in text
+
+
+@sync
+async def test_a_kept_list_is_drawn_first_and_the_catalogue_redraws_it(tmp_path: Path) -> None:
+    """The first frame is the games list kept from the last run; the catalogue, read
+    once just after it, redraws the list where it differs (here a game gone, another
+    come), and a game that is gone cannot be chosen."""
+    catalog = load_catalog(tmp_path / "no-user-rulesets")
+    real = GamesIndex.of(catalog)
+    gone = replace(real.games[0], id="gone", names={"en": "A Game Since Deleted"})
+    stale = GamesIndex((gone, *real.games[1:]), ())
+    seen_before_reading: list[str] = []
+
+    def read() -> Catalog:
+        seen_before_reading.append(screen_text(app))
+        return catalog
+
+    app, _, _ = make_app(tmp_path, catalog=read, games=stale)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        assert len(seen_before_reading) == 1  # read once, just after the first frame
+        (first,) = seen_before_reading
+        assert "A Game Since Deleted" in first and real.games[0].names["en"] not in first
+        text = screen_text(app)
+        assert "A Game Since Deleted" not in text
+        assert all(game.names["en"] in text for game in real.games)
+        app.on_games_screen_game_chosen(GamesScreen.GameChosen("gone"))  # chosen in time
+        assert isinstance(app.screen, GamesScreen) and app.game is None
+        await pilot.press("enter")
+        assert app.game is not None and app.game.ruleset.id == real.games[0].id
+        assert len(seen_before_reading) == 1

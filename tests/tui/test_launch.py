@@ -128,3 +128,25 @@ def test_the_app_is_built_without_the_web_server_installed(tmp_path: Path) -> No
         "print(app.tables is None, 'aiohttp' in sys.modules, 'narrator.table' in sys.modules)\n"
     )
     assert _python(probe, tmp_path).stdout.split() == ["True", "False", "False"]
+
+
+def test_with_a_kept_games_list_the_app_is_built_before_any_ruleset_is_read(
+    tmp_path: Path,
+) -> None:
+    """The first start reads the catalogue and keeps its games list; the next builds the
+    app on that list alone -- no ruleset model, loader, script builder or session
+    loaded -- and reads the catalogue when the app first asks (after its first frame)."""
+    probe = (
+        "import sys\n"
+        "from narrator.compose import make_app\n"
+        "app = make_app({'NARRATOR_AUDIO': 'fake'})\n"
+        "heavy = ('narrator.rules.model', 'narrator.rules.loader', 'narrator.script.builder',"
+        " 'narrator.session.session')\n"
+        "print(len([m for m in heavy if m in sys.modules]), app.games is not None)\n"
+        "print(sorted(app.catalog.rulesets) == [game.id for game in app.games.games])\n"
+    )
+    cache = str(tmp_path / "cache")
+    first = _python(probe, tmp_path, XDG_CACHE_HOME=cache).stdout.split()
+    again = _python(probe, tmp_path, XDG_CACHE_HOME=cache).stdout.split()
+    assert first == ["2", "True", "True"]  # no list kept: the model and loader read it
+    assert again == ["0", "True", "True"]

@@ -20,8 +20,9 @@ from textual.widgets import Select
 from narrator.audio import AudioEngine, AudioSettings
 from narrator.rules import load_catalog
 from narrator.script import Say, Script
+from narrator.session.clock import SystemClock
 from narrator.session.config import Settings, SettingsStore
-from narrator.session.engine import NoChoices, SystemClock
+from narrator.session.engine import NoChoices
 from narrator.tui.app import NarratorApp
 from narrator.tui.screens.day import DayScreen
 from narrator.tui.screens.night import NightScreen

@@ -5,19 +5,23 @@ Checked in a fresh interpreter, because this test process may already hold them.
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
 
+import pytest
+
 FORBIDDEN = {"textual", "sounddevice", "soundfile", "pyttsx3", "numpy", "soxr", "pydub", "rich"}
 
 
-def _modules_after(code: str) -> set[str]:
+def _modules_after(code: str, *, whole: bool = False) -> set[str]:
+    """The packages (or, `whole`, the modules) a fresh Python holds after `code`."""
     probe = f"{code}\nimport sys, json\nprint(json.dumps(sorted(sys.modules)))"
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout
-    return {name.split(".")[0] for name in json.loads(out)}
+    return {name if whole else name.split(".")[0] for name in json.loads(out)}
 
 
 def test_core_imports_no_ui_or_audio_library() -> None:
@@ -62,7 +66,7 @@ def test_the_session_and_the_tables_state_load_no_audio_or_ui_library_at_run_tim
     (which every front end does) must not pull numpy, scipy or PortAudio in either."""
     loaded = _modules_after(
         "from narrator.session import Settings\n"
-        "from narrator.session.engine import audio_settings\n"
+        "from narrator.session.config import audio_settings\n"
         "audio_settings(Settings())\n"
         "import narrator.table.state, narrator.table.votes, narrator.table.outcome\n"
         "import narrator.moderator"
@@ -71,9 +75,22 @@ def test_the_session_and_the_tables_state_load_no_audio_or_ui_library_at_run_tim
     assert not loaded & RUNTIME_HEAVY, sorted(loaded & RUNTIME_HEAVY)
 
 
-def test_every_name_the_audio_package_offers_resolves() -> None:
-    """narrator.audio loads its parts when first asked for: each name must still be there."""
-    import narrator.audio as audio
+@pytest.mark.parametrize("package", ["audio", "rules", "script", "session"])
+def test_every_name_a_package_offers_resolves(package: str) -> None:
+    """These packages load their parts when first asked for (PEP 562): each name must
+    still be there, and be what its module defines; an unknown name is an AttributeError."""
+    module = importlib.import_module(f"narrator.{package}")
+    assert sorted(module.__all__) == sorted(module._HOME)
+    for name in module.__all__:
+        home = importlib.import_module(f"narrator.{package}.{module._HOME[name]}")
+        assert getattr(module, name) is getattr(home, name)
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        module.nothing  # noqa: B018
 
-    for name in audio.__all__:
-        assert getattr(audio, name).__name__ == name
+
+def test_a_module_of_the_rules_comes_without_the_rest() -> None:
+    """`narrator.rules.errors` (every command's error lines) and the kept games list load
+    without the ruleset model, the loader or the script builder."""
+    loaded = _modules_after("import narrator.rules.errors, narrator.rules.index", whole=True)
+    assert "narrator.rules.index" in loaded
+    assert not {"narrator.rules.model", "narrator.rules.loader", "narrator.script"} & loaded

@@ -17,7 +17,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from narrator.i18n import N_
-from narrator.rules.catalog import Catalog
+from narrator.rules.index import GamesIndex
 from narrator.tui.text import NarratorFooter, shape, t
 
 
@@ -39,36 +39,14 @@ class GamesScreen(Screen[None]):
             super().__init__()
             self.ruleset_id = ruleset_id
 
-    def __init__(self, catalog: Catalog, lang: str) -> None:
+    def __init__(self, games: GamesIndex, lang: str) -> None:
         super().__init__()
-        self.catalog = catalog
+        self.games = games
         self.lang = lang
 
     def compose(self) -> ComposeResult:
         yield Static(shape(t("Choose the game")), id="title")
-        options: list[Option] = []
-        for ruleset in sorted(self.catalog.rulesets.values(), key=lambda r: r.id):
-            lang = self.lang if self.lang in ruleset.languages else ruleset.languages[0]
-            line = Text(shape(ruleset.name.get(lang), lang), style="bold")
-            if ruleset.id in self.catalog.user_ids:
-                line.append(shape("  " + t("(yours)")), style="italic")
-            setup = ruleset.setup
-            nights = t("one night") if ruleset.nights == 1 else t("many nights")
-            if ruleset.rounds is not None:
-                nights = t("{count} rounds").format(count=ruleset.rounds.count)
-            players = t("{low}–{high} players").format(
-                low=setup.min_players, high=setup.max_players
-            )
-            languages = t("languages: {codes}").format(codes=", ".join(ruleset.languages))
-            line.append("\n  " + shape(f"{players} · {nights} · {languages}"), style="dim")
-            options.append(Option(line, id=ruleset.id))
-        for error in self.catalog.broken:
-            name = error.path.name if error.path is not None else "?"
-            broken = t("broken")
-            line = Text(f"{name} ({broken})", style="bold red")
-            line.append(f"\n  {error}", style="red")
-            options.append(Option(line, disabled=True))
-        yield OptionList(*options, id="games")
+        yield OptionList(*self._options(), id="games")
         yield Static("", id="about")
         yield Static(
             shape(
@@ -78,13 +56,46 @@ class GamesScreen(Screen[None]):
         )
         yield NarratorFooter()
 
+    def _options(self) -> list[Option]:
+        options: list[Option] = []
+        for game in self.games.games:
+            name, lang = game.name(self.lang)
+            line = Text(shape(name, lang), style="bold")
+            if game.yours:
+                line.append(shape("  " + t("(yours)")), style="italic")
+            nights = t("one night") if game.nights == 1 else t("many nights")
+            if game.rounds is not None:
+                nights = t("{count} rounds").format(count=game.rounds)
+            players = t("{low}–{high} players").format(low=game.min_players, high=game.max_players)
+            languages = t("languages: {codes}").format(codes=", ".join(game.languages))
+            line.append("\n  " + shape(f"{players} · {nights} · {languages}"), style="dim")
+            options.append(Option(line, id=game.id))
+        for error in self.games.broken:
+            broken = t("broken")
+            line = Text(f"{error.file} ({broken})", style="bold red")
+            line.append(f"\n  {error.error}", style="red")
+            options.append(Option(line, disabled=True))
+        return options
+
+    def show(self, games: GamesIndex) -> None:
+        """List `games` instead (the catalogue read after the first frame differs from
+        the kept list): the highlighted game stays highlighted."""
+        if games == self.games:
+            return
+        self.games = games
+        listing = self.query_one(OptionList)
+        chosen = listing.highlighted_option.id if listing.highlighted_option else None
+        listing.clear_options()
+        listing.add_options(self._options())
+        ids = [game.id for game in games.games]
+        listing.highlighted = ids.index(chosen) if chosen in ids else (0 if ids else None)
+
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        ruleset = self.catalog.rulesets.get(event.option.id or "")
         about = ""
-        if ruleset is not None and ruleset.description is not None:
-            langs = ruleset.description.languages()
-            code = self.lang if self.lang in langs else sorted(langs)[0]
-            about = shape(ruleset.description.get(code), code)
+        game = self.games.get(event.option.id or "")
+        description = game.description(self.lang) if game is not None else None
+        if description is not None:
+            about = shape(*description)
         self.query_one("#about", Static).update(about)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
