@@ -20,7 +20,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from narrator.rules.aside import write_aside
 from narrator.rules.folders import cache_dir, code_stamp, ruleset_files
 
 if TYPE_CHECKING:
@@ -130,6 +129,8 @@ def kept(folders: Sequence[Path]) -> GamesIndex | None:
 def keep(index: GamesIndex, at_stamp: str) -> None:
     """Keep the list read under `at_stamp` (taken before reading); a cache that cannot
     be written costs nothing."""
+    from narrator.rules.aside import write_aside  # (tempfile: not for the first frame)
+
     path = cache_dir() / FILE
     data = {"stamp": at_stamp, **asdict(index)}
     with contextlib.suppress(Exception):
