@@ -390,7 +390,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from narrator.rules.loader import read_small_file
 
     try:
-        text = read_small_file(args.file, "a scenario file (.yaml)").decode("utf-8")
+        text = read_small_file(args.file, "a scenario file").decode("utf-8")
     except UnicodeDecodeError:
         raise ScenarioError(f"{args.file}: not UTF-8 text; save it as UTF-8") from None
     except OSError as exc:

@@ -81,8 +81,9 @@ def load_ruleset(path: Path | str) -> Ruleset:
     return ruleset
 
 
-def read_small_file(path: Path, what: str = "a ruleset file; give a .yaml file") -> bytes:
-    """The bytes of a regular file of at most MAX_BYTES, judged before reading.
+def read_small_file(path: Path, what: str = "a ruleset file") -> bytes:
+    """The bytes of a regular file of at most MAX_BYTES, judged before reading; `what`
+    names the file expected in the error lines.
 
     Opened non-blocking, so a FIFO cannot hang us waiting for a writer, then judged by
     the open file itself (no window to swap in something else after a check)."""
@@ -92,15 +93,13 @@ def read_small_file(path: Path, what: str = "a ruleset file; give a .yaml file")
     if kind != stat.S_IFREG:
         os.close(fd)
         kind_name = _NOT_A_FILE.get(kind, "not a regular file")
-        raise RulesetError(f"this is {kind_name}, not {what}", path)
+        raise RulesetError(f"this is {kind_name}, not {what}; give a .yaml file", path)
     with os.fdopen(fd, "rb") as file:
         data = file.read(MAX_BYTES + 1)
         if len(data) > MAX_BYTES:
             size = max(info.st_size, len(data)) / 1e6
-            raise RulesetError(
-                f"the file is {size:.1f} MB; a ruleset is text of at most {MAX_BYTES / 1e6:g} MB",
-                path,
-            )
+            limit = f"{what} is text of at most {MAX_BYTES / 1e6:g} MB"
+            raise RulesetError(f"the file is {size:.1f} MB; {limit}", path)
         return data
 
 

@@ -66,7 +66,12 @@ def test_a_huge_file_is_refused_by_its_size_before_reading(tmp_path: Path) -> No
         file.truncate(3_000_000_000)  # sparse: 3 GB that would take minutes to parse
     one_line_exit_2(
         narrator("check", str(huge)),
-        f"{huge}: the file is 3000.0 MB; a ruleset is text of at most 1 MB",
+        f"{huge}: the file is 3000.0 MB; a ruleset file is text of at most 1 MB",
+    )
+    # a game to replay is judged the same way, and named for what it is
+    one_line_exit_2(
+        narrator("replay", str(huge)),
+        f"{huge}: the file is 3000.0 MB; a scenario file is text of at most 1 MB",
     )
 
 
