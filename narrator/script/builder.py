@@ -76,6 +76,18 @@ def timed_turns(ruleset: Ruleset, plan: Plan) -> tuple[str, ...]:
     return tuple(ctx.timed)
 
 
+def spoken_call(
+    ruleset: Ruleset, plan: Plan, call: Call, *, round_: int | None = None, turn: int | None = None
+) -> str:
+    """`call` as a script of `plan` says it in this round and at this turn: the lines
+    whose condition holds (chosen roles, night, round, options), their {night},
+    {players}, {round} and {turn} filled -- for a front end that calls a ruleset's
+    lines itself (the phones' table, round by round), so it says what the script does."""
+    context = _Context(ruleset, plan)
+    context.round, context.turn = round_, turn
+    return context.spoken(call)
+
+
 def build_script(ruleset: Ruleset, plan: Plan) -> Script:
     """The script of `plan.phase` of night (or day) `plan.night`; SelectionError if invalid."""
     _check_plan(ruleset, plan)

@@ -7,6 +7,7 @@ Pure: the same sentences are spoken by the voice and shown on every phone (the
 from __future__ import annotations
 
 from narrator.moderator import Words
+from narrator.script.builder import Plan, spoken_call
 from narrator.table.lines import join_names, line
 from narrator.table.state import Event, Table
 
@@ -62,13 +63,12 @@ def announce(table: Table, event: Event) -> list[str]:
             return [line("spared", lang)]
         return [_death(table, seats[0]) or line("condemned", lang, names=_names(table, seats))]
     if event.kind == "round" and table.ruleset.rounds is not None:
-        rounds, chosen = table.ruleset.rounds, frozenset(table.roles)
+        rounds, plan = table.ruleset.rounds, _plan(table)
         lines = [
-            x.text.get(lang).format(round=event.night)
-            for x in (*rounds.round_start, *rounds.reminders)
-            if x.when.holds(chosen, 1, event.night)
+            spoken_call(table.ruleset, plan, call, round_=event.night)
+            for call in (rounds.round_start, rounds.reminders)
         ]
-        return [" ".join([*lines, *_turn_call(table, 1)])]
+        return [" ".join(x for x in [*lines, *_turn_call(table, 1)] if x)]
     if event.kind == "turn_said" and table.engine is not None:
         words = Words(table.engine, lang)
         new = table.engine.log[event.since :]
@@ -85,18 +85,21 @@ def _role(table: Table, role_id: str | None) -> str:
     return table.ruleset.role(role_id).name.get(table.lang) if role_id else "?"
 
 
+def _plan(table: Table) -> Plan:
+    """The table's game as the script builder takes it (rounds are played after the
+    one night)."""
+    return Plan(players=len(table.seats), roles=tuple(table.roles.items()), lang=table.lang)
+
+
 def _turn_call(table: Table, turn: int) -> list[str]:
     """Secret Moon's call of the next turn card ("Card 2, your turn"), as the app's
     day script calls it; nothing once the round's cards are all played."""
     rounds, engine = table.ruleset.rounds, table.engine
     if rounds is None or engine is None or turn > rounds.turns:
         return []
-    chosen = frozenset(table.roles)
-    return [
-        x.text.get(table.lang).format(turn=turn, round=engine.round)
-        for x in rounds.turn_call
-        if x.when.holds(chosen, 1, engine.round)
-    ]
+    plan = _plan(table)
+    call = spoken_call(table.ruleset, plan, rounds.turn_call, round_=engine.round, turn=turn)
+    return [call] if call else []
 
 
 def _death(table: Table, seat: int) -> str | None:

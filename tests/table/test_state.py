@@ -11,12 +11,15 @@ from pathlib import Path
 import pytest
 
 from narrator.moderator import Game as Engine
+from narrator.rules import Ruleset, parse_ruleset
+from narrator.script import Plan, Say, build_script
 from narrator.table import Options, Table, TableError, load_saved, save
 from narrator.table.lines import describe
 from narrator.table.names import MAX_NAME, clean_name
 from narrator.table.saved import dump
 from tests.unit.helpers import ruleset
 
+RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo"]
 
 
@@ -555,8 +558,9 @@ def test_a_phone_card_says_the_rules_no_call_speaks() -> None:
 # -- Secret Moon's turns on the phones (audit 3, finding 30) ---------------------------------
 
 
-def secret_moon_day() -> Table:
-    t = table("secret_moon", 6)
+def secret_moon_day(lang: str = "en", game: Ruleset | None = None) -> Table:
+    t = Table(game or ruleset("secret_moon"), lang, rng=random.Random(1))
+    t.tokens = [t.join(name, t.room)[1] for name in NAMES[:6]]  # type: ignore[attr-defined]
     t.start({})
     rig(t, ["princess", "wanderer", "priestess", "minister", "guard", "guard"])
     t.unseen = ["guard", "guard"]
@@ -595,6 +599,51 @@ def test_secret_moon_turns_are_played_on_the_phones_and_the_engine_ends_the_game
     t.turn(t.seat(2), "capture", ["seat:4"])
     assert t.phase == "end" and not t.seat(4).alive
     assert t.reveal is not None and t.reveal["winners"]["teams"] == ["red"]
+
+
+def _day_script_rounds(t: Table) -> list[str]:
+    """What the app's day script says at each round's start, up to the first turn card."""
+    plan = Plan(players=len(t.seats), roles=tuple(t.roles.items()), lang=t.lang, phase="day")
+    said: dict[int, list[str]] = {}
+    called: set[int] = set()  # rounds whose first turn card is said
+    for step in build_script(t.ruleset, plan).steps:
+        if isinstance(step, Say) and step.round is not None and step.round not in called:
+            said.setdefault(step.round, []).append(step.text)
+            if step.turn == 1:
+                called.add(step.round)
+    return [" ".join(said[n]) for n in sorted(said)]
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_the_phones_call_the_rounds_as_the_day_script_does(lang: str) -> None:
+    """One voice for both front ends: the table says each round's opening, its
+    reminders and the first turn card in the ruleset's words, as the app's script."""
+    from narrator.table.announce import announce
+
+    t = secret_moon_day(lang)
+    heard = [announce(t, t.events[-1])[0]]
+    for _ in range(2):
+        t.advance()
+        heard.append(announce(t, t.events[-1])[0])
+    assert heard == _day_script_rounds(t)
+    assert len(set(heard)) == 3 and all(str(n) in h for n, h in enumerate(heard, 1))
+
+
+def test_a_users_round_lines_with_other_placeholders_are_said_as_the_script_says() -> None:
+    """A user's copy of the rounds may say {players} or {night}: the table fills them
+    as the script builder does (it once knew {round} alone, and broke on the rest)."""
+    from narrator.table.announce import announce
+
+    text = (RULESETS / "secret_moon.yaml").read_text(encoding="utf-8")
+    text = text.replace(
+        "en: Round {round} of three. Everyone,",
+        "en: Round {round} of three for {players} players on night {night}. Everyone,",
+    )
+    mine = parse_ruleset(text, "mine.yaml")
+    t = secret_moon_day(game=mine)
+    said = announce(t, t.events[-1])[0]
+    assert said.startswith("Round 1 of three for 6 players on night 1. Everyone,")
+    assert said == _day_script_rounds(t)[0]
 
 
 def test_secret_moon_three_rounds_pass_and_the_princess_wins() -> None:
