@@ -95,11 +95,18 @@ def installed_voices() -> list[PackagedVoice]:
     return [v for v in PACKAGED if v.installed]
 
 
+def serves(code: str, lang: str) -> bool:
+    """Whether a voice of language `code` speaks `lang`: the same, or a region of it
+    ("en-US" speaks "en"; neither "en" nor "en-US" speaks "en-GB")."""
+    code, lang = code.lower(), lang.lower()
+    return code == lang or code.startswith(lang + "-")
+
+
 def default_voice(lang: str) -> str:
     """The voice a language gets when the user chose none: the first installed
-    packaged voice that speaks it, else the language code (espeak-ng's voice)."""
-    base = lang.lower().split("-")[0]
+    packaged voice that speaks it (as `serves` judges, as the voice itself will), else
+    the language code (espeak-ng's voice)."""
     for voice in installed_voices():
-        if any(code.lower().split("-")[0] == base for code in voice.languages):
+        if any(serves(code, lang) for code in voice.languages):
             return voice.id
     return lang

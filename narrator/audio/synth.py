@@ -28,6 +28,7 @@ import numpy.typing as npt
 import soundfile as sf
 
 from narrator.audio.loudness import fade, normalise
+from narrator.audio.packaged import serves
 from narrator.audio.settings import NO_SPEECH, AudioUnavailable
 from narrator.audio.workerproc import WorkerProcess
 from narrator.rules.aside import write_aside
@@ -333,5 +334,4 @@ class CachedSynthesizer:
 
 def speaks(voice: Voice, lang: str) -> bool:
     """Whether `voice` speaks `lang` ("it" matches "it" and "it-IT")."""
-    want = lang.lower()
-    return any(c.lower() == want or c.lower().startswith(want + "-") for c in voice.languages)
+    return any(serves(code, lang) for code in voice.languages)

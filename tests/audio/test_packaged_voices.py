@@ -103,6 +103,9 @@ def test_every_listed_packaged_voice_speaks_without_the_network(
 def test_english_defaults_to_heart_and_the_other_languages_keep_espeak() -> None:
     assert default_voice("en") == "heart"
     assert default_voice("en-US") == "heart"
+    # a region the neural voices do not speak is espeak-ng's, as the voices judge it
+    assert default_voice("en-GB") == "en-GB"
+    assert AudioSettings().voice_for("en-GB") == "en-GB"
     assert default_voice("it") == "it"
     assert default_voice("fa") == "fa"
     assert AudioSettings().voice_for("en") == "heart"
