@@ -310,10 +310,14 @@ class AudioEngine:
             spare.close()
         for playback in playing:
             playback.close()
-        # A render-ahead thread ends at its next step once its playback is closed; a
-        # line it is synthesising is finished first. Waited for here, so no voice is
-        # mid-inference when the process exits (onnxruntime aborted the app, status
-        # 134, when SIGHUP ended it mid-night).
+        # A render-ahead thread ends at its next step once its playback is closed. A
+        # line it is waiting for from a worker (espeak-ng, hibari) is abandoned: the
+        # worker ends now, or a quit waited for a cold voice's whole line (seconds on a
+        # busy machine). A line a voice in this process (Piper) is making is finished
+        # first, so none is mid-inference when the process exits (onnxruntime aborted
+        # the app, status 134, when SIGHUP ended it mid-night).
+        if synth is not None and isinstance(synth.inner, VoiceRouter):
+            synth.inner.end_workers()
         for thread in ahead:
             thread.join(AHEAD_JOIN)
         if self._prewarm is not None:

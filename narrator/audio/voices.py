@@ -118,6 +118,19 @@ class VoiceRouter:
         packaged = [as_voice(v) for v in installed_voices()]
         return packaged + self.espeak.voices() + list_piper_voices()
 
+    def end_workers(self) -> None:
+        """End at once the voices that speak in a process of their own (espeak-ng's,
+        hibari's): a line one is making is abandoned, its caller told the worker
+        exited. Piper's voices, in this process, are left to finish theirs (`close`)."""
+        with self._lock:
+            engines = [
+                engine
+                for engine in (*self._packaged.values(), self._espeak)
+                if engine is not None and not isinstance(engine, PiperSynthesizer)
+            ]
+        for engine in engines:
+            engine.close()
+
     def close(self) -> None:
         with self._lock:
             engines: list[Synthesizer] = [*self._piper.values(), *self._packaged.values()]

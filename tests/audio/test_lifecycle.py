@@ -106,3 +106,43 @@ def test_closing_mid_night_waits_for_the_line_being_synthesised(
     ahead = [t for t in threading.enumerate() if t.name == "narrator-render-ahead"]
     assert ahead == [], "a render-ahead thread outlived the engine"
     assert playback.finished
+
+
+STUCK_WORKER = """
+import os, sys, time
+open(sys.argv[1], "w").write(str(os.getpid()))
+print('{"ready": true, "sample_rate": 24000}', flush=True)
+for request in sys.stdin:  # every line asked for, never answered
+    time.sleep(3600)
+"""
+
+
+def test_closing_mid_night_abandons_a_line_a_worker_is_making(
+    sound_server: SoundServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A voice in a worker process (hibari's here) is not in the app: a line it is
+    making when the app quits is abandoned, the worker ended at once -- never waited
+    for (a quit waited for a cold voice's whole line, up to AHEAD_JOIN). The worker
+    here takes every request and never answers."""
+    pytest.importorskip("hibari")
+    from narrator.audio import engine as engine_module
+    from narrator.audio import hibari_voice
+
+    pid_file = tmp_path / "worker.pid"
+    stuck = tmp_path / "stuck.py"
+    stuck.write_text(STUCK_WORKER.replace("sys.argv[1]", repr(str(pid_file))), encoding="utf-8")
+    monkeypatch.setattr(hibari_voice, "WORKER", stuck)
+    engine = AudioEngine(AudioSettings(voice="heart", bed=True), tmp_path)
+    playback = engine.play(_script(Say("Everyone, close your eyes, for a line never made.")))
+    deadline = time.monotonic() + 20
+    while not pid_file.exists():  # the render-ahead thread has asked the worker
+        assert time.monotonic() < deadline, "the worker was never started"
+        time.sleep(0.02)
+    closing = threading.Thread(target=engine.close)
+    closing.start()
+    closing.join(engine_module.AHEAD_JOIN / 2)
+    assert not closing.is_alive(), "close() waited for a line the worker never makes"
+    assert playback.finished
+    assert not Path(f"/proc/{pid_file.read_text()}").exists(), "the worker outlived close()"
+    ahead = [t for t in threading.enumerate() if t.name == "narrator-render-ahead"]
+    assert ahead == []
