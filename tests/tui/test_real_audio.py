@@ -51,6 +51,16 @@ class WatchedEngine(AudioEngine):
         return playback
 
 
+def voice_loaded(engine: AudioEngine) -> AudioEngine:
+    """The English voice loaded, as the app's engine has it by the time anybody plays
+    (started with the app): its worker up, one word said -- rendered, never played.
+    The calls stay unspoken: each is made while the night plays. (A voice loading
+    from cold under the night's two-second lead-in is the bench's measure, and on a
+    busy test machine it may outlast the lead-in: scripts/bench_first_word.)"""
+    engine.render(Script("warm-up", "night", 1, "en", 0, (), (Say("Ready."),)))
+    return engine
+
+
 @sync
 async def test_a_night_is_heard_through_to_the_day(
     sound_server: SoundServer, tmp_path: Path
@@ -58,7 +68,7 @@ async def test_a_night_is_heard_through_to_the_day(
     rulesets = tmp_path / "rulesets"
     rulesets.mkdir()
     shutil.copy(MINIMAL, rulesets / "tiny.yaml")  # two calls: a short night
-    engine = WatchedEngine(AudioSettings(), tmp_path / "cache")
+    engine = voice_loaded(WatchedEngine(AudioSettings(), tmp_path / "cache"))
     clock = SystemClock()
     app = NarratorApp(
         engine,
@@ -111,7 +121,7 @@ async def test_the_settings_preview_plays_the_chosen_bed_and_closes(
     from narrator.tui.choices import RealChoices
     from narrator.tui.screens.settings import SettingsScreen
 
-    engine = WatchedEngine(AudioSettings(), tmp_path / "cache")
+    engine = voice_loaded(WatchedEngine(AudioSettings(), tmp_path / "cache"))
     app = NarratorApp(
         engine,
         SettingsStore(tmp_path / "settings.json"),
