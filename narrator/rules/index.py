@@ -18,7 +18,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 
 from narrator.rules.folders import cache_dir, code_stamp, ruleset_files
 
@@ -132,12 +132,8 @@ def keep(index: GamesIndex, at_stamp: str) -> None:
     from narrator.rules.aside import write_aside  # (tempfile: not for the first frame)
 
     path = cache_dir() / FILE
-    data = {"stamp": at_stamp, **asdict(index)}
-    with contextlib.suppress(Exception):
-        if json.loads(path.read_bytes()) == json.loads(json.dumps(data)):
+    text = json.dumps({"stamp": at_stamp, **asdict(index)}, ensure_ascii=False).encode()
+    with contextlib.suppress(OSError):
+        if path.read_bytes() == text:
             return  # kept already
-
-    def write(file: BinaryIO) -> None:
-        file.write(json.dumps(data, ensure_ascii=False).encode())
-
-    write_aside(path, write, private=True, errors=(TypeError, ValueError))
+    write_aside(path, lambda file: file.write(text), private=True)
