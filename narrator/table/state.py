@@ -571,7 +571,9 @@ class Table:
             end = outcome.countdown(self.ruleset, cards, centre, self.ballot)
             dead, shot, win = list(end.dead), list(end.shot), end.outcome
         else:  # physical cards: nobody knows them, so nobody knows who the Hunter is
-            dead, shot = countdown_dead(self.ballot), []
+            vote = self.ruleset.outcome.vote if self.ruleset.outcome is not None else None
+            rule = vote if vote is not None and vote.kind == "simultaneous" else None
+            dead, shot = countdown_dead(self.ballot, rule), []
         for seat in dead + shot:
             self._out(seat)
         self.result = {

@@ -17,11 +17,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from narrator.moderator.votes import most_voted
+from narrator.rules.powers import VoteRule
 
 Votes = Mapping[int, int]  # voter seat -> target seat
+SEED_MIN_VOTES = 2  # seed 004: nobody dies unless someone has more than one vote
 
 
-def countdown_dead(votes: Votes) -> list[int]:
+def countdown_dead(votes: Votes, rule: VoteRule | None = None) -> list[int]:
     """One Night with physical cards: who the vote kills (the most votes, every one
-    tied, nobody without two)."""
-    return most_voted(votes, 2)
+    tied), counted by the ruleset's simultaneous `rule` as the engine counts it with
+    dealt cards; by the seed's (nobody without two) for a ruleset that states none."""
+    min_votes = rule.min_votes if rule is not None else SEED_MIN_VOTES
+    return most_voted(votes, min_votes)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from narrator.rules import load_catalog
@@ -25,6 +27,14 @@ def test_one_night_nobody_with_more_than_one_vote_means_nobody_dies() -> None:
     # abstentions (missing voters) included: the most anyone has is one
     assert votes.countdown_dead({1: 2, 3: 4}) == []
     assert votes.countdown_dead({}) == []
+
+
+def test_with_physical_cards_the_count_is_the_ruleset_s_own() -> None:
+    """The rule is data: One Night's `min_votes` as shipped gives the seed's count, and
+    a user's copy that lets one vote kill is counted so with physical cards too."""
+    rule = ONUW.outcome.vote
+    assert votes.countdown_dead({1: 2, 3: 4}, rule) == votes.countdown_dead({1: 2, 3: 4})
+    assert votes.countdown_dead({1: 2, 3: 4}, replace(rule, min_votes=1)) == [2, 4]
 
 
 def _countdown(cards: list[str], ballot: dict[int, int]) -> outcome.VoteEnd:
