@@ -10,7 +10,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from tests.tui.fakes import ManualClock
+from tests.tui.fakes import ManualClock, screen_text
 
 # Each round of `run_until` and `settle`: the app's pending messages are handled, then
 # this much real time lets the session's threads run (they are woken, never polled).
@@ -47,6 +47,21 @@ async def settle(pilot: Pilot[object], done: Callable[[], bool], limit: int = 20
         await pilot.pause(PAUSE)
         rounds += 1
     raise AssertionError("the app never settled")
+
+
+async def shows(pilot: Pilot[Any], *texts: str) -> str:
+    """Wait (without moving the clock) until the screen shows every one of `texts`, and
+    return what it shows. The session's state changes on its driver's thread; the
+    screen draws it once the app has taken in the message: a test that reads the
+    state and then the screen reads too early on a busy machine."""
+    app = pilot.app
+    try:
+        await settle(pilot, lambda: all(t in screen_text(app) for t in texts))  # type: ignore[arg-type]
+    except AssertionError:
+        shown = screen_text(app)  # type: ignore[arg-type]
+        missing = [t for t in texts if t not in shown]
+        raise AssertionError(f"the screen never showed {missing}:\n{shown}") from None
+    return screen_text(app)  # type: ignore[arg-type]
 
 
 def sync(test: Callable[..., Awaitable[None]]) -> Callable[..., None]:

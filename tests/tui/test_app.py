@@ -20,7 +20,7 @@ from narrator.tui.screens.night import NightScreen
 from narrator.tui.screens.preview import PreviewScreen
 from narrator.tui.screens.settings import SettingsScreen
 from narrator.tui.screens.setup import SetupScreen
-from tests.tui.conftest import run_until, settle, sync
+from tests.tui.conftest import run_until, settle, shows, sync
 from tests.tui.fakes import FakeChoices, make_app, screen_text
 
 ONUW = ("down", "down", "enter")
@@ -42,7 +42,7 @@ async def test_pause_skip_and_stop_the_night(tmp_path: Path) -> None:
         clock.advance(300)
         await pilot.pause(0.1)
         assert night.state().step == before and isinstance(app.screen, NightScreen)
-        assert "paused" in screen_text(app)
+        await shows(pilot, "paused")
         await pilot.press("space", "s")  # resume, then skip to the next call
         await settle(pilot, lambda: night.state().step is not None and night.state().step > before)
         await pilot.press("s")  # and past the werewolves' silence
@@ -258,9 +258,12 @@ async def test_a_night_that_cannot_play_stays_with_retry_and_export(tmp_path: Pa
         clock.advance(900)  # it never moves on by itself
         await pilot.pause(0.3)
         assert app.screen is night and night.state().status == "failed"
-        text = screen_text(app)
-        assert "The night could not be played: Connection refused by the sound server" in text
-        assert "Retry" in text and "Export" in text
+        await shows(
+            pilot,
+            "The night could not be played: Connection refused by the sound server",
+            "Retry",
+            "Export",
+        )
         await pilot.press("e")
         assert isinstance(app.screen, ExportDialog)
         await pilot.press("escape")
@@ -288,9 +291,8 @@ async def test_the_day_left_follows_plus_and_minus_30_seconds(tmp_path: Path) ->
         await pilot.press("plus")
         after = day.state()
         assert after.total == before.total + 30 and after.elapsed == before.elapsed
-        await pilot.pause(0.2)
         left = after.total - after.elapsed
-        assert f"{int(left + 0.999) // 60}:{int(left + 0.999) % 60:02d} left" in screen_text(app)
+        await shows(pilot, f"{int(left + 0.999) // 60}:{int(left + 0.999) % 60:02d} left")
         await pilot.press("minus", "minus")
         assert day.state().total == before.total - 30
 

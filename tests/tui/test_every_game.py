@@ -12,7 +12,7 @@ from narrator.rules.catalog import Catalog
 from narrator.rules.index import GamesIndex
 from narrator.tui.screens.day import DayScreen
 from narrator.tui.screens.games import GamesScreen
-from tests.tui.conftest import run_until, sync
+from tests.tui.conftest import run_until, settle, sync
 from tests.tui.fakes import make_app, screen_text
 
 GAMES = sorted(load_catalog(Path("/nonexistent")).rulesets)
@@ -44,7 +44,10 @@ def test_every_game_plays_a_night_and_a_day(ruleset_id: str, tmp_path: Path) -> 
                     clock.advance(30)
                 await pilot.pause(0.01)
             assert day.state().done
-            await pilot.pause(0.05)
+            await settle(
+                pilot,
+                lambda: "Press n for night 2" in screen_text(app) or "Press g" in screen_text(app),
+            )
             assert ("Press n for night 2" in screen_text(app)) == (app.game.ruleset.nights != 1)
 
     run()

@@ -18,12 +18,13 @@ from narrator.session.config import Settings
 from narrator.tui.screens.day import DayScreen
 from narrator.tui.screens.night import NightScreen
 from narrator.tui.widgets.call_view import CallView
-from tests.tui.conftest import run_until, settle, sync
+from tests.tui.conftest import run_until, settle, shows, sync
 from tests.tui.fakes import ManualClock, make_app, screen_text
 from tests.tui.languages import english_in
 
 SIZE = (100, 32)
 GAMES = {"it": ("enter",), "fa": ("down", "down", "enter")}  # Lupus; One Night
+DISCUSSION = {"it": "Discussione", "fa": "گفت‌وگو"}  # the day's phases, on its first screen
 
 
 async def _walk(pilot: Pilot[Any], clock: ManualClock, lang: str) -> dict[str, str]:
@@ -44,8 +45,7 @@ async def _walk(pilot: Pilot[Any], clock: ManualClock, lang: str) -> dict[str, s
     day = app.screen
     assert isinstance(day, DayScreen)
     await run_until(pilot, clock, lambda: day.state().kind in ("timer", "wait"), step=0.5)
-    await pilot.pause(0.2)
-    seen["day"] = screen_text(app)  # type: ignore[arg-type]
+    seen["day"] = await shows(pilot, visual(DISCUSSION[lang], lang=lang, mode="on"))
     return seen
 
 
@@ -95,12 +95,11 @@ async def test_the_persian_night_call_is_right_aligned_in_visual_order(tmp_path:
         assert isinstance(night, NightScreen)
         await settle(pilot, lambda: night.state().sounding)
         clock.advance(31)
-        await pilot.pause(0.2)
-        text = screen_text(app)
+        line = "می‌توانی کارت یک بازیکن دیگر، یا دو کارت از وسط میز را ببینی."
+        shown = visual(line, lang="fa", mode="on")
+        text = await shows(pilot, shown)
         call = night.query_one(CallView)
         assert call.styles.text_align == "right"
-    line = "می‌توانی کارت یک بازیکن دیگر، یا دو کارت از وسط میز را ببینی."
-    shown = visual(line, lang="fa", mode="on")
     row = next(r for r in text.splitlines() if shown in r)
     inside = row.strip().strip("│")
     left, right = len(inside) - len(inside.lstrip()), len(inside) - len(inside.rstrip())
@@ -144,8 +143,8 @@ async def test_the_table_mode_speaks_the_games_language(tmp_path: Path, lang: st
                 and screen.view["state"]["phase"] == "night"
             ),
         )
-        await pilot.pause(0.1)
-        seen["night"] = screen_text(app)
+        night = {"it": "Notte 1", "fa": "شب 1"}[lang]
+        seen["night"] = await shows(pilot, visual(night, lang=lang, mode="on"))
         await pilot.press("escape")
         await settle(pilot, lambda: not isinstance(app.screen, TableScreen))
     rulesets = list(app.catalog.rulesets.values())
@@ -157,7 +156,6 @@ async def test_the_table_mode_speaks_the_games_language(tmp_path: Path, lang: st
     assert "Room" not in seen["lobby"] and "joined" not in seen["lobby"]
     room = {"it": "Stanza {room}", "fa": "اتاق {room}"}[lang].format(room=urls["room"])
     joined = {"it": "7 arrivati", "fa": "7 نفر آمده‌اند"}[lang]
-    night = {"it": "Notte 1", "fa": "شب 1"}[lang]
     for line, phase in ((room, "lobby"), (joined, "lobby"), (night, "night")):
         assert visual(line, lang=lang, mode="on") in seen[phase], f"{line}\n{seen[phase]}"
 
@@ -168,13 +166,12 @@ async def test_the_persian_help_is_right_aligned_and_shaped(tmp_path: Path) -> N
     async with app.run_test(size=(110, 44)) as pilot:
         await pilot.pause()
         await pilot.press("f1")
-        await pilot.pause(0.3)
-        text = screen_text(app)
+        line = "همین راهنما"  # a cell of the keys' table
+        shown = visual(line, lang="fa", mode="on")
+        text = await shows(pilot, shown)
         page = app.screen.query_one("#help-rtl")
         assert page.styles.text_align == "right"
     assert "**" not in text and "|---" not in text  # no Markdown source left raw
-    line = "همین راهنما"  # a cell of the keys' table
-    shown = visual(line, lang="fa", mode="on")
     assert shown != line  # shaped (joined letters, visual order)
     frame = "█"  # the help's thick border; the screen below shows around it
     row = next(r for r in text.splitlines() if shown in r)

@@ -10,7 +10,7 @@ from narrator.script import Say
 from narrator.tui.screens.day import DayScreen
 from narrator.tui.screens.night import NightScreen
 from narrator.tui.screens.setup import SetupScreen
-from tests.tui.conftest import run_until, settle, sync
+from tests.tui.conftest import run_until, settle, shows, sync
 from tests.tui.fakes import make_app, screen_text
 
 
@@ -43,30 +43,27 @@ async def test_lupus_round_into_the_second_night(tmp_path: Path) -> None:
         # The Master names the victim: the day waits for a key.
         await run_until(pilot, clock, lambda: day.state().waiting)
         # the Master names them (finding 15): on the screen once it has drawn
-        await settle(pilot, lambda: "eliminated tonight" in screen_text(app))
+        await shows(pilot, "eliminated tonight")
         await pilot.press("enter")
         # Discussion: three minutes; the table is done early and skips the rest.
         await run_until(pilot, clock, lambda: day.state().countdown is not None, step=0.5)
-        await pilot.pause(0.15)
-        assert day.query_one(Digits).value == "3:00"
+        await settle(pilot, lambda: day.query_one(Digits).value == "3:00")
         await pilot.press("s")
         # Accusation: wait while the table counts; the tie rule is on screen.
         await run_until(pilot, clock, lambda: day.state().waiting)
-        text = screen_text(app)
-        assert "Accusation" in text
-        assert "Tie: " in text and "Tombstone" in text
+        await shows(pilot, "Accusation", "Tie: ", "Tombstone")
         await pilot.press("enter")
         # Defence timer, then the ballot countdown.
         await run_until(pilot, clock, lambda: day.state().countdown is not None, step=0.5)
-        assert "Defence" in screen_text(app)
+        await shows(pilot, "Defence")
         await run_until(pilot, clock, lambda: day.state().waiting)
         said = engine.said("day")
         go = said.index("Go!")
         assert said[go - 3 : go + 1] == ["One.", "Two.", "Three.", "Go!"]
-        assert "Ballot" in screen_text(app)
+        await shows(pilot, "Ballot")
         await pilot.press("enter")
         await run_until(pilot, clock, lambda: day.state().done, step=0.5)
-        assert "The day is over. Press n for night 2." in screen_text(app)
+        await shows(pilot, "The day is over. Press n for night 2.")
         assert engine.said("day")[-1] == "The day is over, and night falls."
 
         # The next night, with its number.
@@ -79,7 +76,7 @@ async def test_lupus_round_into_the_second_night(tmp_path: Path) -> None:
         heard = engine.said("night")
         second = [s.text for s in night2.script.steps if isinstance(s, Say)]
         assert heard[-len(second) :] == second
-        await settle(pilot, lambda: "Day 2 · Lupus in Tabula" in screen_text(app))
+        await shows(pilot, "Day 2 · Lupus in Tabula")
 
 
 @sync
@@ -95,11 +92,9 @@ async def test_secret_moon_rounds_and_numbered_turns(tmp_path: Path) -> None:
         day = app.screen
         assert isinstance(day, DayScreen)
         await run_until(pilot, clock, lambda: day.state().countdown is not None, step=0.5)
-        await pilot.pause(0.15)
-        text = screen_text(app)
-        assert "Round 1 · Turn 1" in text
-        assert day.query_one(Digits).value == "0:30"
+        await shows(pilot, "Round 1 · Turn 1")
+        await settle(pilot, lambda: day.query_one(Digits).value == "0:30")
         await pilot.press("s")  # the turn is over early
         await run_until(pilot, clock, lambda: day.state().countdown is not None, step=0.5)
-        assert "Round 1 · Turn 2" in screen_text(app)
+        await shows(pilot, "Round 1 · Turn 2")
         await settle(pilot, lambda: "Card 2, your turn." in engine.said("day"))

@@ -14,7 +14,7 @@ from narrator.tui.screens.games import GamesScreen
 from narrator.tui.screens.night import NightScreen
 from narrator.tui.screens.preview import STEP, PreviewScreen
 from narrator.tui.screens.setup import SetupScreen
-from tests.tui.conftest import run_until, settle, sync
+from tests.tui.conftest import run_until, settle, shows, sync
 from tests.tui.fakes import make_app, screen_text
 from tests.unit.test_action_time_turns import ROLES as FOLLOW_UPS  # Doppelganger wakes 3 times
 
@@ -78,7 +78,7 @@ async def test_a_whole_one_night_game(tmp_path: Path) -> None:
         day = app.screen
         assert isinstance(day, DayScreen)
         await run_until(pilot, clock, lambda: day.state().countdown is not None, step=0.5)
-        assert "Discussion" in screen_text(app)
+        await shows(pilot, "Discussion")
         await pilot.press("plus", "plus")
         assert day.state().countdown is not None
         assert round(day.state().countdown or 0) == 360
@@ -96,12 +96,12 @@ async def test_a_whole_one_night_game(tmp_path: Path) -> None:
             "Two.",
             "One, point!",
         ]
-        text = screen_text(app)
-        assert "Count the votes" in text
-        assert "Tie: A tie for the most votes kills every tied player" in text
+        await shows(
+            pilot, "Count the votes", "Tie: A tie for the most votes kills every tied player"
+        )
         await pilot.press("enter")
         await settle(pilot, lambda: day.state().done)
-        assert "The game is over. Press g for a new game." in screen_text(app)
+        await shows(pilot, "The game is over. Press g for a new game.")
         assert app.screen.check_action("next_night", ()) is False
         await pilot.press("g")
         assert isinstance(app.screen, GamesScreen)
