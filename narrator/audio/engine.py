@@ -228,7 +228,8 @@ class AudioEngine:
             # The bed's lead-in is final the moment the mix exists: the stream starts
             # at once and the first call is made under the lead-in's taps (LEAD_IN s;
             # a cold first call takes well under one), so a cold cache no longer delays
-            # the night: its first word comes when a warm one's would.
+            # the night: its first word comes when a warm one's would. A voice slower
+            # than that (a busy machine) is waited for under the bed (`MixBuilder.pad`).
             ready = 0
         else:  # no bed: nothing to hear before the first call, which is made first
             first = next(

@@ -11,7 +11,9 @@ under every call.
 `MixBuilder` works incrementally so the player can start on the first call while the
 rest is still being synthesised: `add()` places a step, and every sample before
 `committed` is final. Each call touches only its own samples and the bed under them,
-so the cost is linear in the length of the night.
+so the cost is linear in the length of the night. When the player reaches `committed`
+before the next step is made (a cold voice slower than the lead-in), `pad()` lets the
+bed go on under it: the silence before that step grows, the bed never stops.
 """
 
 from __future__ import annotations
@@ -116,7 +118,7 @@ def estimate_seconds(script: Script, rate_wpm: int) -> float:
 
 class MixBuilder:
     """Places steps in order into a growing buffer; thread-safe for one writer and
-    any number of readers (`read`, `events`, `committed`)."""
+    any number of readers (`read`, `events`, `committed`, and `pad`)."""
 
     def __init__(
         self,
@@ -132,7 +134,8 @@ class MixBuilder:
         self.bed_gain = float(np.clip(bed_volume, 0.0, 1.0)) * BED_LEVEL
         self.volume = float(np.clip(volume, 0.0, 1.0))
         self._buf = np.zeros(max(capacity, sample_rate), np.float32)
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the buffer and the events, for readers
+        self._writing = threading.Lock()  # the cursor: `add`, `finish` and `pad`
         self._events: list[Event] = []
         self._spans: list[tuple[int, int]] = []  # where the voice sounds (for ducking)
         self._span_from = 0  # first span that can still touch unrendered bed
@@ -141,6 +144,7 @@ class MixBuilder:
         self._after_sound = False
         self.length: int | None = None  # set by finish()
         self.samples_written = 0  # work counter: linearity is tested on it
+        self.padded = 0  # samples of bed `pad` put before a step that was late
         self._render_bed(self.cursor)
 
     # -- reading (any thread) -------------------------------------------------
@@ -160,6 +164,24 @@ class MixBuilder:
             n = max(0, min(len(out), self._bed_done - start))
             out[:n] = self._buf[start : start + n]
         return n
+
+    def pad(self, until: int) -> bool:
+        """The player has reached the end of what is final and the next step is not
+        made yet: the bed goes on to `until` and the next step comes after it (its
+        silence before grows by as much) instead of the bed stopping while the voice
+        catches up. Never waits: False without a bed, once finished, or while the
+        writer is placing a step (whose samples are final a moment later)."""
+        if self.bed is None or not self._writing.acquire(blocking=False):
+            return False
+        try:
+            if self.length is not None or until <= self.cursor:
+                return False
+            self.padded += until - self.cursor
+            self._render_bed(until)
+            self.cursor = until
+            return True
+        finally:
+            self._writing.release()
 
     def timeline(self) -> Timeline:
         if self.length is None:
@@ -245,6 +267,10 @@ class MixBuilder:
     def add(self, index: int, step: Step, clips: list[Samples]) -> None:
         """Place `script.steps[index]`. `clips` holds its sounds at the mix rate: one
         for a say or a cue, a timer's warnings then its end line, none otherwise."""
+        with self._writing:
+            self._add(index, step, clips)
+
+    def _add(self, index: int, step: Step, clips: list[Samples]) -> None:
         rate = self.sample_rate
         if isinstance(step, Say | Cue):
             if self._after_sound:
@@ -284,11 +310,12 @@ class MixBuilder:
 
     def finish(self) -> None:
         """Add the tail and seal the buffer."""
-        tail = round((TAIL if self.bed else 0.3) * self.sample_rate)
-        end = self.cursor + tail
-        self._render_bed(end, fade_end=end if self.bed else None)
-        with self._lock:
-            self.length = end
+        with self._writing:
+            tail = round((TAIL if self.bed else 0.3) * self.sample_rate)
+            end = self.cursor + tail
+            self._render_bed(end, fade_end=end if self.bed else None)
+            with self._lock:
+                self.length = end
 
 
 def lines_of(step: Step) -> list[str]:

@@ -136,14 +136,17 @@ class Feeder:
                 return True
             self._apply_skip()
             got = self.mix.read(self.pos, out)
-            self.pos += got
             length = self.mix.length
-            if got < len(out):
-                if length is not None and self.pos >= length:
-                    self.drained += len(out) - got
-                    # Keep the stream open until the device buffer has played out.
-                    return self.drained < self.latency_frames + len(out)
+            if got < len(out) and length is None:
                 self.starved += 1
+                # The next step is not made yet: the bed goes on under the wait.
+                if self.mix.pad(self.pos + len(out)):
+                    got += self.mix.read(self.pos + got, out[got:])
+            self.pos += got
+            if got < len(out) and length is not None and self.pos >= length:
+                self.drained += len(out) - got
+                # Keep the stream open until the device buffer has played out.
+                return self.drained < self.latency_frames + len(out)
             if self.first_sound is None and got:
                 loud = np.flatnonzero(np.abs(out[:got]) > AUDIBLE)
                 if len(loud):

@@ -17,6 +17,7 @@ from narrator.audio.mixer import (
     BED_LEVEL,
     DUCK,
     DUCK_ATTACK,
+    FADE_IN,
     GAP,
     LEAD_IN,
     SAMPLE_RATE,
@@ -267,6 +268,56 @@ def test_feeder_waits_for_the_render_instead_of_skipping_ahead() -> None:
     mix.finish()
     feeder.fill(block)
     assert feeder.pos == 256
+
+
+def test_a_call_made_late_is_waited_for_under_the_bed_which_never_stops() -> None:
+    """The player reaches the end of what is rendered before the first call is made
+    (a cold voice slower than the lead-in): the bed goes on, and what is heard is the
+    same night with that wait written as a pause before the call, sample for sample."""
+    knocks = load_knocks(SAMPLE_RATE)
+    mix = MixBuilder(SAMPLE_RATE, bed=NightBed(knocks, SAMPLE_RATE), capacity=1)
+    feeder = Feeder(mix, latency_frames=100)
+    lead, block, blocks = mix.committed, 512, []
+    for _ in range(lead // block + 3 * SAMPLE_RATE // block):  # three seconds past the lead-in
+        out = np.zeros(block, np.float32)
+        assert feeder.fill(out)
+        blocks.append(out)
+    late = feeder.pos - lead
+    assert late > 2.9 * SAMPLE_RATE  # the wait was played, not stalled on
+    assert feeder.starved > 0 and mix.padded == late and mix.cursor == feeder.pos
+    tone = np.full(2000, 0.5, np.float32)
+    mix.add(0, Say("Werewolves, wake up."), [tone])
+    mix.add(1, Pause(1.0), [])
+    mix.finish()
+    while True:
+        out = np.zeros(block, np.float32)
+        more = feeder.fill(out)
+        blocks.append(out)
+        if not more:
+            break
+    (call,) = [e for e in mix.events if e.kind == "say"]
+    assert call.start == lead + late  # after the wait, never over it
+
+    same = MixBuilder(SAMPLE_RATE, bed=NightBed(knocks, SAMPLE_RATE), capacity=1)
+    same.add(0, Pause(late / SAMPLE_RATE), [])
+    same.add(1, Say("Werewolves, wake up."), [tone])
+    same.add(2, Pause(1.0), [])
+    same.finish()
+    expected = same.timeline().samples
+    played = np.concatenate(blocks)
+    assert np.array_equal(played[: len(expected)], expected)
+    # and the bed is there all along the wait: no 50 ms without it
+    window = SAMPLE_RATE // 20
+    quietest = min(
+        float(np.sqrt(np.mean(played[a : a + window] ** 2)))
+        for a in range(round(FADE_IN * SAMPLE_RATE), call.start - window, window)
+    )
+    assert quietest > 1e-3
+
+
+def test_without_a_bed_a_late_call_is_waited_for_in_silence() -> None:
+    mix = MixBuilder(SAMPLE_RATE, bed=None, capacity=1)
+    assert not mix.pad(SAMPLE_RATE) and mix.cursor == 0 and mix.padded == 0
 
 
 def test_feeder_pause_skip_and_end() -> None:

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from narrator.audio import AudioEngine, AudioSettings, list_devices
-from narrator.audio.mixer import FADE_IN, FADE_OUT, TAIL
+from narrator.audio.mixer import FADE_IN, FADE_OUT, LEAD_IN, TAIL
 from narrator.audio.synth import Clip, Line
 from narrator.script.model import Pause, Say, script_from_dict, script_to_dict
 from tests.audio.conftest import FakeSynth, night, sample_night
@@ -258,3 +258,45 @@ def test_a_cold_night_starts_before_it_is_all_rendered(
         assert playback.feeder.starved == 0 and playback.underruns == 0
     finally:
         engine.close()
+
+
+def test_a_voice_slower_than_the_lead_in_is_waited_for_under_the_bed(
+    sound_server: SoundServer, tmp_path: Path
+) -> None:
+    """The first call's voice takes longer than the bed's lead-in (a cold neural voice
+    on a busy machine): the bed goes on until the call comes. What the sink heard is
+    the night as it was finally mixed, the wait included, and the tapping never drops
+    out (it stopped for the whole wait before)."""
+
+    class ColdSynth(FakeSynth):
+        def synthesize(self, line: Line) -> Clip:
+            if not self.calls:
+                time.sleep(LEAD_IN + 1.5)
+            return super().synthesize(line)
+
+    script = night(Say("Werewolves, wake up."), Pause(1.0), Say("Werewolves, close your eyes."))
+    engine = AudioEngine(AudioSettings(), cache_dir=tmp_path, synthesizer=ColdSynth())
+    recorder = sound_server.record(tmp_path / "night.raw")
+    try:
+        playback = engine.play(script)
+        assert playback.wait(timeout=30) and playback.error is None
+    finally:
+        engine.close()
+    recording = recorder.stop()
+    mix = playback.mix
+    assert mix.padded >= 1.0 * RATE and playback.underruns == 0
+    first = next(e for e in mix.events if e.kind == "say")
+    assert first.start >= (LEAD_IN + 1.0) * RATE  # the call came when its voice did
+
+    reference = mix.timeline().samples
+    offset = offset_of(recording, reference)
+    assert offset >= 0 and offset + len(reference) <= len(recording)
+    heard = recording[offset : offset + len(reference)]
+    assert np.max(np.abs(heard)) == pytest.approx(np.max(np.abs(reference)), rel=0.05)
+    lag = local_lag(recording, reference, first.start, offset, round(0.3 * RATE), RATE // 20)
+    assert abs(lag) <= TOLERANCE, f"the first call heard {lag / RATE * 1000:.1f} ms off"
+    window = round(0.7 * RATE)
+    for a in range(offset + round(FADE_IN * RATE), offset + first.start, RATE // 10):
+        assert np.max(np.abs(recording[a : a + window])) > 0.003, (
+            f"no tapping at {(a - offset) / RATE:.1f} s, before the first call"
+        )
