@@ -77,6 +77,21 @@ class Prompt:
     options: tuple[str, ...]
     picks: tuple[Pick, ...]
 
+    def fits(self, choice: Sequence[str]) -> bool:
+        """`choice` is one of the ways to answer: a pick's number of players and of
+        centre cards, or one of a pick's words. The table checks every phone's answer
+        with this, the engine every real one: the same answer is refused alike."""
+        seats = sum(o.startswith("seat:") for o in choice)
+        centre = sum(o.startswith("centre:") for o in choice)
+        named = [o for o in choice if not o.startswith(("seat:", "centre:"))]
+        for p in self.picks:
+            if p.named:
+                if (seats, centre, len(named)) == (0, 0, 1) and named[0] in p.named:
+                    return True
+            elif not named and (seats, centre) == (p.players, p.centre):
+                return True
+        return False
+
 
 @dataclass
 class Game:
@@ -627,13 +642,7 @@ class Game:
             if prompt.min > 0:
                 raise MoveError(f"{name} must choose at this call")
             return []
-        n_seats = sum(o.startswith("seat:") for o in choice)
-        n_centre = sum(o.startswith("centre:") for o in choice)
-        n_named = len(choice) - n_seats - n_centre
-        if not any(
-            p.players == n_seats and p.centre == n_centre and int(bool(p.named)) == n_named
-            for p in prompt.picks
-        ):
+        if not prompt.fits(choice):
             ways = " or ".join(_pick_words(p) for p in prompt.picks)
             raise MoveError(f"{name} must choose {ways}")
         out = []

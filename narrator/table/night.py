@@ -61,19 +61,6 @@ def windows(script: Script, steps: list[Step]) -> list[Window]:
     return out
 
 
-def fits(shape: Prompt, choose: list[str]) -> bool:
-    """`choose` is one of the prompt's ways: N players, or K centre cards, or a word."""
-    seats = sum(c.startswith("seat:") for c in choose)
-    centre = sum(c.startswith("centre:") for c in choose)
-    named = [c for c in choose if not c.startswith(("seat:", "centre:"))]
-    for p in shape.picks:
-        if p.named and len(named) == 1 and not seats and not centre and named[0] in p.named:
-            return True
-        if not p.named and not named and (seats, centre) == (p.players, p.centre):
-            return True
-    return False
-
-
 @dataclass
 class NightDesk:
     """One night's prompts, acts and journals, driven by where the voice is."""
@@ -238,7 +225,7 @@ class NightDesk:
             raise TableError("an option that was not offered")
         if not shape.min <= len(choose) <= shape.max:
             raise TableError(f"choose from {shape.min} to {shape.max} options")
-        if choose and not fits(shape, choose):
+        if choose and not shape.fits(choose):
             raise TableError("those options are not one of the ways to answer")
         learned: list[str] = []
         real = self.engine.prompt(step, seat)

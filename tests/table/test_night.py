@@ -4,9 +4,11 @@ rest, a private journal -- with the real engine and the real night script."""
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections import Counter
+from itertools import combinations
 
 import pytest
 
@@ -133,6 +135,46 @@ def test_acts_are_checked_alike_for_every_phone() -> None:
             d.act(seat, seer.step.id, ["centre:1", "centre:2", "centre:3"])
     d.at(seer.last + 1)
     assert d.open is None and seer.step.id in d.closed
+
+
+def test_every_answer_is_taken_or_refused_alike_whoever_holds_the_card() -> None:
+    """At every call, every way of tapping a phone's options (none, one, two, ...):
+    the phone of the card's holder and every other phone get the same outcome, the
+    same refusal word for word. (The table's check and the engine's are one: an
+    answer the table let through and the engine refused would tell them apart.)"""
+    d = desk(
+        ["robber", "werewolf", "seer", "troublemaker", "drunk"],
+        ["villager", "insomniac", "werewolf"],
+    )
+    tried, checked = 0, []
+    # the rules and the script are read, never written: each trial shares them
+    shared = {id(x): x for x in (d.engine.ruleset, d.script, *d.steps)}
+    for window in d.windows:
+        d.at(window.first)
+        outcomes: dict[int, dict[tuple[int, ...], str]] = {}
+        prompts = [d.prompt(seat) for seat in range(len(NAMES))]
+        if all(p is None for p in prompts):  # a call with nothing to tap (the pack's look)
+            continue
+        for seat, p in enumerate(prompts):
+            assert p is not None
+            ids = [o["id"] for o in p["options"]]
+            outcomes[seat] = {}
+            for size in range(min(3, len(ids)) + 1):
+                for picked in combinations(range(len(ids)), size):
+                    trial = copy.deepcopy(d, dict(shared))
+                    try:
+                        trial.act(seat, p["id"], [ids[i] for i in picked])
+                        outcomes[seat][picked] = "taken"
+                    except TableError as exc:
+                        outcomes[seat][picked] = str(exc)
+                    tried += 1
+        first = outcomes[0]
+        assert "taken" in first.values() and len(set(first.values())) > 1
+        for seat, seen in outcomes.items():
+            assert seen == first, f"{window.step.id}: seat {seat + 1} is told apart"
+        d.at(window.last + 1)
+        checked.append(window.step.role)
+    assert tried > 500 and len(checked) >= 4, checked
 
 
 def test_a_night_nobody_answers_still_ends_and_the_pack_learns_each_other() -> None:
