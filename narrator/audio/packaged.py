@@ -13,6 +13,7 @@ onnxruntime.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 from dataclasses import dataclass
 
@@ -34,10 +35,18 @@ class PackagedVoice:
 
     @property
     def installed(self) -> bool:
-        try:
-            return importlib.util.find_spec(self.module) is not None
-        except (ImportError, ValueError):
-            return False
+        return _importable(self.module)
+
+
+@functools.cache
+def _importable(module: str) -> bool:
+    """Whether `module` can be imported here; asked once per process (every line of a
+    night asks for its voice: the search of sys.path was a sixth of a warm render). A
+    voice installed while narrator runs is offered from its next start."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 # In the order of preference: the first installed one speaking a language is its
