@@ -19,6 +19,8 @@ def _names(table: Table, seats: tuple[int, ...] | list[int]) -> str:
 def announce(table: Table, event: Event) -> list[str]:
     """What the voice says for one event (nothing for the night: the script speaks)."""
     lang, seats = table.lang, event.seats
+    if event.kind == "said":  # a line of the day script, already in the game's words
+        return [event.text]
     if event.kind == "dealt":
         return [line("dealt", lang)] if table.dealt else []
     if event.kind == "victims":

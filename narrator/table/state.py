@@ -38,6 +38,7 @@ from narrator.rules import NarratorError, Ruleset, check_selection, dealing, rec
 from narrator.rules.powers import VoteRule
 from narrator.script import Timer
 from narrator.session.game import Game
+from narrator.session.segments import Countdown
 from narrator.table import outcome
 from narrator.table.errors import TableError
 from narrator.table.lines import describe
@@ -80,6 +81,7 @@ class Event:
     # an open round's votes, told voter by voter: (voter seat, target seat)
     votes: tuple[tuple[int, int], ...] = ()
     since: int = 0  # a turn: the engine's log from here is what the table hears
+    text: str = ""  # a line of the day script, said as it is ("One minute left.")
 
 
 @dataclass
@@ -161,6 +163,10 @@ class Table:
     # The saved game's secrets are sealed (seal.py): the keys live here, in memory;
     # after a restart the game stays closed until two players' phones are back
     vault: Vault = field(default_factory=Vault, repr=False)
+    # The day script's timer the deadline counts down (the discussion, the defence)
+    # and its spoken warnings, by (phase, night): worked out again, never saved
+    _timer_of: tuple[object, Timer | None] = field(default=(None, None), repr=False)
+    _warned: tuple[object, Countdown | None] = field(default=(None, None), repr=False)
 
     def __post_init__(self) -> None:
         if not self.room:
@@ -246,8 +252,11 @@ class Table:
     def day_timers(self) -> list[float]:
         """The lengths of the day's timers in the order the app's day runs them
         (the discussion -- the first day's length on day 1 -- then the defence)."""
+        return [t.seconds for t in self._day_timer_steps()]
+
+    def _day_timer_steps(self) -> list[Timer]:
         steps = self.game().script("day").steps
-        return [s.seconds for s in steps if isinstance(s, Timer) and s.turn is None]
+        return [s for s in steps if isinstance(s, Timer) and s.turn is None]
 
     # -- commands -----------------------------------------------------------------
 
@@ -381,7 +390,13 @@ class Table:
         if self.vault.closed is not None:
             return False
         if self.deadline is not None and self.clock() >= self.deadline:
+            timer = self._day_timer()
+            if timer is not None and timer.end:  # run out, not ended by the host
+                self.events.append(Event("said", text=timer.end))
             self.advance()
+            return True
+        if self._warn():
+            self._changed()
             return True
         return False
 
@@ -403,7 +418,7 @@ class Table:
             self.phase = "day"
             if self.rounds and self.engine is not None:
                 self._next_round()
-            self.deadline = self._timer(self.ruleset.day.discussion, 0)
+            self.deadline = self._start_timer()
             if self.trial:
                 self.events.append(Event("victims", tuple(self.night_out)))
         elif phase == "day":
@@ -554,15 +569,51 @@ class Table:
         self.deadline = self.clock() + seconds
         self.events.append(Event(phase, tuple(self.suspects) if phase == "ballot" else ()))
 
-    def _timer(self, timed: Any, index: int) -> float | None:
-        """The deadline of the day's timer number `index`, as the app's day script
-        times it (first-day length and all); None when the ruleset has none."""
-        if timed is None:
+    def _day_timer(self) -> Timer | None:
+        """The day script's timer of this phase (the discussion by day, the defence),
+        as the app's day runs it (first-day length, warnings and all); None in a vote
+        or when the ruleset has none."""
+        day = self.ruleset.day
+        if self.phase == "day":
+            timed, index = day.discussion, 0
+        elif self.phase == "defence":
+            timed = day.vote.defence if day.vote else None
+            index = 1 if day.discussion else 0
+        else:
             return None
-        timers = self.day_timers()
-        if index >= len(timers):
+        key = (self.phase, self.night)
+        if self._timer_of[0] != key:
+            timers = self._day_timer_steps() if timed is not None else []
+            self._timer_of = (key, timers[index] if index < len(timers) else None)
+        return self._timer_of[1]
+
+    def _start_timer(self) -> float | None:
+        """The deadline of this phase's day timer, starting now; None without one."""
+        timer = self._day_timer()
+        if timer is None:
             return None
-        return self.clock() + timers[index]
+        now = self.clock()
+        self._warned = ((self.phase, self.night), Countdown(timer.seconds, timer.warnings, now))
+        return now + timer.seconds
+
+    def _warn(self) -> bool:
+        """The running day timer's warnings, said as the app's day says them ("One
+        minute left."): each once, the latest only if several came together. A game
+        resumed mid-timer does not say late what passed while it was closed."""
+        timer = self._day_timer() if self.deadline is not None else None
+        if timer is None or self.deadline is None:
+            return False
+        now, key = self.clock(), (self.phase, self.night)
+        left = max(0.0, self.deadline - now)
+        countdown = self._warned[1] if self._warned[0] == key else None
+        if countdown is None:
+            countdown = Countdown(left, timer.warnings, now)
+            self._warned = (key, countdown)
+        elif abs(countdown.remaining(now) - left) > 1e-6:  # the deadline moved (sealed)
+            countdown.adjust(left - countdown.remaining(now), now)
+        due = countdown.due(now)
+        self.events += [Event("said", text=w.text) for w in due]
+        return bool(due)
 
     def _close_countdown(self) -> None:
         win = None
@@ -619,8 +670,7 @@ class Table:
         self.suspects = [s + 1 for s in suspects]
         self.result["suspects"] = list(self.suspects)
         self.phase, self.ballot = "defence", {}
-        defence = self.ruleset.day.vote.defence if self.ruleset.day.vote else None
-        self.deadline = self._timer(defence, 1 if self.ruleset.day.discussion else 0)
+        self.deadline = self._start_timer()
         self.events.append(Event("suspects", tuple(self.suspects)))
 
     def _told(self, open_: bool) -> tuple[tuple[int, int], ...]:

@@ -7,13 +7,20 @@ first day's length) reaches both, and no length is written twice.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
+
+import pytest
 
 from narrator.rules import load_ruleset
 from narrator.script import Timer
 from narrator.session import Session, Settings, SilentEngine, SystemClock
 from narrator.table import Table
+from narrator.table.announce import announce
+from narrator.table.lines import line
+from tests.table.live import live_table
+from tests.table.test_api import ws_views
 from tests.unit.helpers import RULESETS
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
@@ -99,3 +106,79 @@ def test_the_table_plays_the_session_game_at_the_users_pace() -> None:
     slow = t.game(1)
     slow.pace = 2.0
     assert game.script("night").steps != slow.script("night").steps  # pace shapes the night
+
+
+def _onuw_day(clock: Clock) -> Table:
+    t = Table(load_ruleset(RULESETS / "onuw.yaml"), "en", rng=random.Random(1), clock=clock)
+    for name in NAMES[:5]:
+        t.join(name, t.room)
+    t.start({})
+    t.advance()  # cards -> night 1
+    t.advance()  # night -> day
+    t.events.clear()
+    assert t.phase == "day" and t.deadline is not None
+    return t
+
+
+def _said(t: Table) -> list[str]:
+    out = [text for e in t.events for text in announce(t, e)]
+    t.events.clear()
+    return out
+
+
+def test_the_phones_day_says_the_app_s_warnings_when_the_app_would_and_its_end() -> None:
+    """The discussion on the phones is the app's day timer, spoken too: each warning
+    at its moment before the end ("One minute left."), then the end line as the
+    timer runs out, then the vote opens."""
+    clock = Clock()
+    t = _onuw_day(clock)
+    (timer, *_) = [s for s in t.game().script("day").steps if isinstance(s, Timer)]
+    assert timer.warnings and timer.end  # the ruleset's day speaks: this test means it
+    deadline = t.deadline
+    assert deadline is not None and deadline - clock.t == timer.seconds
+    heard: list[tuple[float, str]] = []
+    while t.phase == "day":
+        clock.t += 0.2  # the server's tick
+        t.tick()
+        heard += [(clock.t, text) for text in _said(t)]
+    warnings = [(round(deadline - w.at, 1), w.text) for w in timer.warnings]
+    assert [(round(at, 1), text) for at, text in heard[: len(warnings)]] == warnings
+    assert heard[len(warnings)] == (pytest.approx(deadline, abs=0.2), timer.end)
+    assert t.phase == "vote" and [x for _, x in heard[len(warnings) + 1 :]] == [
+        line("vote_open", "en")
+    ]
+
+
+def test_a_day_the_host_ends_early_says_no_end_and_a_resumed_one_nothing_late() -> None:
+    clock = Clock()
+    t = _onuw_day(clock)
+    (timer, *_) = [s for s in t.game().script("day").steps if isinstance(s, Timer)]
+    assert [w.at for w in timer.warnings] == [60, 10] and t.deadline is not None
+    clock.t = t.deadline - 30  # past "One minute left.", before "Ten seconds."
+    t._warned = (None, None)  # as a game opened again from its saved file
+    t.tick()
+    assert _said(t) == []  # what passed while the game was closed is not said late
+    clock.t = t.deadline - 9.9
+    t.tick()
+    assert _said(t) == [timer.warnings[1].text]
+    t.advance()  # the host goes on: the table is done talking, no "Time is up."
+    assert timer.end not in _said(t)
+
+
+def test_the_table_s_voice_and_every_phone_give_the_warning() -> None:
+    """Over the network: the server's tick says the warning through the table's
+    voice, and the phones' next push shows it as the last thing said."""
+    clock = Clock()
+    t = Table(load_ruleset(RULESETS / "onuw.yaml"), "en", rng=random.Random(1), clock=clock)
+    with live_table(table=t) as live:
+        tokens = [live.join(name)[1] for name in NAMES[:5]]
+        assert live.host("start", {"roles": {}})[0] == 200
+        assert live.host("next")[0] == 200  # the night
+        assert live.host("next")[0] == 200  # the host ends it: the day
+        assert t.phase == "day" and t.deadline is not None
+        clock.t = t.deadline - 59.9
+        views = asyncio.run(
+            ws_views(live, tokens[2], until=lambda v: v.get("said") == "One minute left.")
+        )
+        assert views[-1]["state"]["phase"] == "day"
+        assert live.voice.said[-1] == "One minute left."
