@@ -239,6 +239,12 @@ class VoteRule:
     final_two_one_vote: bool = False
     open_accusation: bool = False
     open_ballot: bool = False
+    # How long the players' phones keep a vote open before a missing vote abstains
+    # (a table pointing with fingers has no window): the simultaneous vote's
+    # `seconds`; the accusation's and the ballot's
+    seconds: float = 30.0
+    accusation_seconds: float = 60.0
+    ballot_seconds: float = 30.0
 
 
 @dataclass(frozen=True, slots=True)

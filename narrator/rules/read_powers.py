@@ -274,6 +274,26 @@ class PowersMixin:
             suspects, suspects_by = 2, "ranks"
         else:
             suspects, suspects_by = vf.whole("suspects", 2, low=1, high=10), "count"
+        # the phones' vote windows; a ruleset that says nothing gets VoteRule's
+        default = VoteRule()
+        windows = {
+            key: default_seconds
+            for key, default_seconds in (
+                ("seconds", default.seconds),
+                ("accusation_seconds", default.accusation_seconds),
+                ("ballot_seconds", default.ballot_seconds),
+            )
+        }
+        for key in windows:
+            if vf.has(key):
+                if (kind == "simultaneous") != (key == "seconds"):
+                    raise vf.error(
+                        key,
+                        f"'{key}' is not a time of a {kind} vote: a simultaneous vote has "
+                        "'seconds', an accusation_ballot vote 'accusation_seconds' and "
+                        "'ballot_seconds'",
+                    )
+                windows[key] = vf.number(key, low=5)
         vote = VoteRule(
             kind=cast(Any, kind),
             min_votes=vf.whole("min_votes", 1, low=1),
@@ -286,6 +306,9 @@ class PowersMixin:
             open_accusation=vf.get("open_accusation", bool, False),
             open_ballot=vf.get("open_ballot", bool, False),
             tie=cast(Any, tie),
+            seconds=windows["seconds"],
+            accusation_seconds=windows["accusation_seconds"],
+            ballot_seconds=windows["ballot_seconds"],
         )
         vf.done()
         wins = f.listed("wins", self.win_rule)

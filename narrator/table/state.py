@@ -64,11 +64,13 @@ PHASES = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """How long each vote stays open before a missing vote counts as abstaining."""
+    """This table's own vote windows, where it wants other than its ruleset's
+    (`outcome.vote`: `seconds`, `accusation_seconds`, `ballot_seconds`): how long a
+    vote stays open before a missing vote counts as abstaining. None: the ruleset's."""
 
-    vote_seconds: float = 30.0  # One Night: the countdown
-    accusation_seconds: float = 60.0
-    ballot_seconds: float = 30.0
+    vote_seconds: float | None = None  # the simultaneous vote (One Night)
+    accusation_seconds: float | None = None
+    ballot_seconds: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -561,11 +563,15 @@ class Table:
 
     def _open(self, phase: str) -> None:
         self.phase, self.ballot = phase, {}
-        seconds = {
-            "vote": self.options.vote_seconds,
-            "accusation": self.options.accusation_seconds,
-            "ballot": self.options.ballot_seconds,
-        }[phase]
+        own, rule = self.options, self.rule
+        if phase == "vote":
+            end = self.ruleset.outcome
+            simultaneous = end.vote if end is not None else VoteRule()
+            seconds = own.vote_seconds or simultaneous.seconds
+        elif phase == "accusation":
+            seconds = own.accusation_seconds or rule.accusation_seconds
+        else:
+            seconds = own.ballot_seconds or rule.ballot_seconds
         self.deadline = self.clock() + seconds
         self.events.append(Event(phase, tuple(self.suspects) if phase == "ballot" else ()))
 

@@ -16,7 +16,7 @@ import pytest
 from narrator.rules import load_ruleset
 from narrator.script import Timer
 from narrator.session import Session, Settings, SilentEngine, SystemClock
-from narrator.table import Table
+from narrator.table import Options, Table
 from narrator.table.announce import announce
 from narrator.table.lines import line
 from tests.table.live import live_table
@@ -182,3 +182,35 @@ def test_the_table_s_voice_and_every_phone_give_the_warning() -> None:
         )
         assert views[-1]["state"]["phase"] == "day"
         assert live.voice.said[-1] == "One minute left."
+
+
+def test_the_phones_vote_windows_are_the_ruleset_s(tmp_path: Path) -> None:
+    """How long a vote stays open on the phones comes from `outcome.vote`: changed
+    in the ruleset file, changed at the table; a table's own Options still win."""
+    text = (RULESETS / "lupus.yaml").read_text(encoding="utf-8")
+    old = "    accusation_seconds: 60\n    ballot_seconds: 30\n"
+    assert text.count(old) == 1
+    path = tmp_path / "lupus.yaml"
+    path.write_text(text.replace(old, "    accusation_seconds: 47\n    ballot_seconds: 13\n"))
+    for options, windows in ((Options(), (47, 13)), (Options(accusation_seconds=99), (99, 13))):
+        clock = Clock()
+        t = Table(load_ruleset(path), "en", rng=random.Random(1), clock=clock, options=options)
+        for name in [*NAMES, "Gus", "Hal"]:
+            t.join(name, t.room)
+        t.start({})
+        t.advance()  # cards -> night 1
+        t.advance()  # night -> day
+        while t.phase != "accusation":
+            t.advance()
+        assert t.deadline is not None and t.deadline - clock.t == windows[0]
+        a, b = t.alive()[:2]
+        for voter in t.voters():  # everyone on one player, and that one on another
+            t.vote(t.seat(voter), a if voter != a else b)
+        while t.phase != "ballot":
+            t.advance()
+        assert t.deadline is not None and t.deadline - clock.t == windows[1]
+
+    onuw = _onuw_day(Clock())
+    onuw.advance()
+    assert onuw.phase == "vote" and onuw.deadline is not None
+    assert onuw.deadline - onuw.clock() == onuw.ruleset.outcome.vote.seconds == 30  # type: ignore[union-attr]

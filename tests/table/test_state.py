@@ -13,7 +13,7 @@ import pytest
 from narrator.moderator import Game as Engine
 from narrator.rules import Ruleset, parse_ruleset
 from narrator.script import Plan, Say, build_script
-from narrator.table import Options, Table, TableError, load_saved, save
+from narrator.table import Table, TableError, load_saved, save
 from narrator.table.lines import describe
 from narrator.table.names import MAX_NAME, clean_name
 from narrator.table.saved import dump
@@ -241,7 +241,8 @@ def test_one_night_vote_reveals_everything_at_once() -> None:
     with pytest.raises(TableError, match="no vote"):
         t.vote(t.seats[0], 2)
     t.advance()
-    assert t.phase == "vote" and t.deadline == clock.t + Options().vote_seconds
+    window = t.ruleset.outcome.vote.seconds  # type: ignore[union-attr]
+    assert t.phase == "vote" and t.deadline == clock.t + window
     s = t.seats
     t.vote(s[0], 3)
     t.vote(s[1], 3)
@@ -253,7 +254,7 @@ def test_one_night_vote_reveals_everything_at_once() -> None:
         t.vote(s[2], 3)  # not yourself
     t.vote(s[2], 2)
     t.vote(s[3], 1)
-    clock.t += Options().vote_seconds  # seat 5 never votes: abstains
+    clock.t += window  # seat 5 never votes: abstains
     assert t.tick()
     assert t.phase == "end"
     assert t.result == {

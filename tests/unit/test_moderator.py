@@ -390,6 +390,48 @@ def test_a_win_rule_naming_an_unknown_team_says_which() -> None:
         parse_ruleset(text, "onuw.yaml")
 
 
+ONUW_VOTE = "  vote: {kind: simultaneous, dies: most, min_votes: 2, seconds: 30}\n"
+
+
+@pytest.mark.parametrize(
+    ("vote", "error"),
+    [
+        ("seconds: 2", "'seconds' in 'vote' of outcome must be at least 5, not 2"),
+        ("seconds: .nan", "'seconds'"),
+        (
+            "ballot_seconds: 20",
+            "'ballot_seconds' is not a time of a simultaneous vote: a simultaneous vote "
+            "has 'seconds'",
+        ),
+    ],
+)
+def test_a_vote_window_that_cannot_be_is_one_line_with_file_and_line(vote: str, error: str) -> None:
+    assert ONUW_TEXT.count(ONUW_VOTE) == 1
+    text = ONUW_TEXT.replace(ONUW_VOTE, ONUW_VOTE.replace("seconds: 30", vote))
+    with pytest.raises(RulesetError) as info:
+        parse_ruleset(text, "onuw.yaml")
+    message = str(info.value)
+    assert error in message, message
+    line = ONUW_TEXT[: ONUW_TEXT.index(ONUW_VOTE)].count("\n") + 1
+    assert message.startswith(f"onuw.yaml:{line}: "), message
+
+
+def test_every_shipped_vote_states_its_phones_windows() -> None:
+    """Rules are data: each shipped game says how long its phones' votes stay open
+    (the defaults are for a user's ruleset that says nothing)."""
+    for ruleset_id in CATALOG.rulesets:
+        end = CATALOG.get(ruleset_id).outcome
+        if end is None or end.vote.kind == "none":
+            continue
+        text = (ROOT / "rulesets" / f"{ruleset_id}.yaml").read_text(encoding="utf-8")
+        written = yaml.safe_load(text)["outcome"]["vote"]
+        if end.vote.kind == "simultaneous":
+            assert written["seconds"] == end.vote.seconds, ruleset_id
+        else:
+            assert written["accusation_seconds"] == end.vote.accusation_seconds, ruleset_id
+            assert written["ballot_seconds"] == end.vote.ballot_seconds, ruleset_id
+
+
 def test_a_deck_the_engine_cannot_run_is_refused_with_one_line() -> None:
     assert unsupported_roles(ONUW, ["seer", "robber", "werewolf"]) == ""
     why = unsupported_roles(ONUW, ["seer", "paranormal_investigator"])
