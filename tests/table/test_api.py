@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import secrets
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from narrator.table import Options, load_saved
+from narrator.table import Options, Table, load_saved
 from narrator.table.server import RateLimit
 from tests.table.live import Live, live_table
 from tests.unit.helpers import ruleset
@@ -30,14 +31,17 @@ def to_vote(live: Live) -> None:
 
 
 async def ws_views(
-    live: Live, token: str, count: int = 1, until: Any = None
+    live: Live, token: str, count: int = 1, until: Any = None, then: Any = None
 ) -> list[dict[str, Any]]:
-    """The first `count` views pushed, or all of them until one passes `until`."""
+    """The first `count` views pushed, or all of them until one passes `until`;
+    `then()` runs once the first view is in."""
     url = live.base.replace("http", "ws") + "/ws?token=" + token
     views: list[dict[str, Any]] = []
     async with aiohttp.ClientSession() as session, session.ws_connect(url) as ws:
         while len(views) < count or (until is not None and not until(views[-1])):
             views.append(json.loads((await ws.receive(timeout=5)).data))
+            if then is not None and len(views) == 1:
+                then()
     return views
 
 
@@ -201,14 +205,28 @@ def test_the_rate_limit_refills() -> None:
 
 
 def test_a_missing_vote_abstains_at_the_deadline() -> None:
-    with live_table(options=Options(vote_seconds=0.5)) as live:
+    # The table's clock is the test's: the deadline passes once the phone has seen the
+    # vote open (a half-second vote had closed before it connected, on a busy machine).
+    now = [1000.0]
+    options = Options(vote_seconds=30)
+    table = Table(
+        ruleset("onuw"), "en", options=options, clock=lambda: now[0], rng=random.Random(0)
+    )
+    with live_table(table=table) as live:
         tokens = seated(live, 4)
         live.host("start")
         to_vote(live)
         live.call("POST", "/api/vote", {"target": 2}, token=tokens[0])
         live.call("POST", "/api/vote", {"target": 2}, token=tokens[2])
+
+        def deadline_passes() -> None:
+            now[0] += 30
+
+        def ended(view: dict[str, Any]) -> bool:
+            return bool(view["state"]["phase"] == "end")
+
         # the state now, then (at the deadline) the reveal, pushed without asking
-        views = asyncio.run(ws_views(live, tokens[3], until=lambda v: v["state"]["phase"] == "end"))
+        views = asyncio.run(ws_views(live, tokens[3], until=ended, then=deadline_passes))
         assert views[0]["state"]["phase"] == "vote"
         assert views[-1]["state"]["phase"] == "end"
         assert views[-1]["state"]["result"]["votes"] == {"1": 2, "3": 2}
@@ -283,11 +301,11 @@ def test_one_token_cannot_pile_up_websockets() -> None:
                 for ws in sockets:
                     await ws.receive(timeout=5)
 
-                async def is_closed(ws: aiohttp.ClientWebSocketResponse) -> bool:
+                async def is_closed(ws: aiohttp.ClientWebSocketResponse, wait: float) -> bool:
                     # a closed one gets the close frame (perhaps after a push already
                     # on its way); an open one gets pushes or nothing, and waits it out
                     loop = asyncio.get_running_loop()
-                    deadline = loop.time() + 3
+                    deadline = loop.time() + wait
                     while (left := deadline - loop.time()) > 0:
                         try:
                             msg = await ws.receive(timeout=left)
@@ -297,8 +315,11 @@ def test_one_token_cannot_pile_up_websockets() -> None:
                             return True
                     return False
 
-                # all at once: one wait of 2 s, long enough for a busy machine's close frames
-                closed = list(await asyncio.gather(*(is_closed(ws) for ws in sockets)))
+                # the oldest six: up to 10 s each for a busy machine's close frames; then
+                # the newest four, which must stay open, are watched for a second more
+                old, new = sockets[:6], sockets[6:]
+                closed = list(await asyncio.gather(*(is_closed(ws, 10) for ws in old)))
+                closed += await asyncio.gather(*(is_closed(ws, 1) for ws in new))
                 for ws in sockets:
                     await ws.close()
                 return closed

@@ -21,6 +21,7 @@ from narrator.table import Options, Table
 from narrator.table.voice import silent_voice
 from tests.table.live import live_table
 from tests.table.phones import (
+    PATIENCE,
     HeldClock,
     go_on,
     held_game,
@@ -78,14 +79,18 @@ def test_one_night_on_six_phones(browser: Any, shots: Path) -> None:
         pages[1].screenshot(path=str(shots / "card.png"))
         pages[1].mouse.up()
         # the night: every phone gets a prompt of the same kind at the same moment
+        # (the host taps in the phase its own page shows: each wait is for that page)
+        host.wait_for_selector("#phase:text-is('Everyone looks at their card')")
         go_on(host)
         wait_phase(live, pages, "Night")
         for page in pages:
             page.wait_for_selector("#choices .prompt")
         assert len({p.locator("#choices button:visible").count() for p in pages}) == 1
+        host.wait_for_selector("#phase:text-is('Night 1')")
         go_on(host)
         wait_phase(live, pages, "Day")
         assert pages[0].locator("#card").is_hidden()  # One Night: no looking by day
+        host.wait_for_selector("#phase:text-is('Day 1')")
         go_on(host)
         wait_phase(live, pages, "Vote")
         targets = [2, 1, 2, 2, 1, 1]  # Bo and Ann tie on three: both die
@@ -282,8 +287,11 @@ def test_a_double_tap_on_go_on_moves_one_phase_and_ending_asks_first(browser: An
 
         host.once("dialog", lambda d: answer(d, False))
         host.click("#end")
-        host.wait_for_timeout(300)
+        deadline = time.monotonic() + PATIENCE / 1000
+        while not asked and time.monotonic() < deadline:  # the dialog comes in its time
+            host.wait_for_timeout(50)
         assert asked == ["End the game now? Every card will be shown to everyone."]
+        host.wait_for_timeout(300)  # time for a wrong request to land: none comes
         assert live.table.phase == "day"
         host.once("dialog", lambda d: answer(d, True))
         host.click("#end")

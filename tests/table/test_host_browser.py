@@ -71,7 +71,7 @@ def test_the_host_page_from_the_lobby_to_play_again(browser: Any, shots: Path) -
         # the sitting order: Cy moves up one, and Cy's phone says seat 2
         host.click("#players li:nth-child(3) button[title='Move up: Cy']")
         pages[2].wait_for_selector("#who:text-is('Seat 2 · Cy')")
-        assert host.inner_text("#players li:nth-child(2) .name") == "Cy"
+        host.wait_for_selector("#players li:nth-child(2) .name:text-is('Cy')")
         # locked: a newcomer gets one clear line
         host.click("#lock")
         host.wait_for_selector("#lock[aria-pressed='true']")

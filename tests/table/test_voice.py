@@ -57,11 +57,10 @@ def voice(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SessionVoi
 
 
 def test_say_never_blocks_and_every_line_is_heard_in_order(voice: SessionVoice) -> None:
-    t0 = time.perf_counter()
     lines = ["Ann dies.", "Bo dies.", "The village wins."]
     for text in lines:
         voice.say(text, "en")
-    assert time.perf_counter() - t0 < 0.2  # queued, not waited for
+    assert len(voice.heard) < 3  # queued, not waited for (a line is heard in real time)
     assert voice.said == lines
     assert wait_for(lambda: len(voice.heard) == 3, 30)
     assert voice.heard == lines and voice.errors == []

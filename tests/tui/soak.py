@@ -69,6 +69,27 @@ def sample(server: SoundServer, pid: int, night: int) -> Sample:
     return Sample(night, server.clients(), fds, threads, rss)
 
 
+def settled(server: SoundServer, pid: int, night: int, like: Sample | None) -> Sample:
+    """A sample once the app is at rest: the end call's stream closes a moment after
+    the screen says so (longer on a busy machine). Its clients, fds and threads those
+    of `like`, or without one unchanged for half a second; up to 15 s, then as they are."""
+
+    def numbers(s: Sample) -> tuple[int, int, int]:
+        return s.clients, s.fds, s.threads
+
+    deadline = time.monotonic() + 15
+    seen: list[Sample] = []
+    while True:
+        time.sleep(0.1)
+        seen.append(sample(server, pid, night))
+        if like is not None:
+            done = numbers(seen[-1]) == numbers(like)
+        else:
+            done = len(seen) >= 6 and len({numbers(s) for s in seen[-6:]}) == 1
+        if done or time.monotonic() > deadline:
+            return seen[-1]
+
+
 def run_soak(server: SoundServer, work: Path, cycles: int = 7) -> Soak:
     config = work / "config" / "narrator"
     (config / "rulesets").mkdir(parents=True)
@@ -95,8 +116,8 @@ def run_soak(server: SoundServer, work: Path, cycles: int = 7) -> Soak:
                 tmux.wait_for(lambda t, n=night: f"Day {n} · Soak" in t, timeout=60)
                 soak.nights.append((start, time.monotonic() - t0))
                 tmux.wait_for(lambda t, n=night: f"Press n for night {n + 1}" in t, timeout=60)
-                time.sleep(0.5)  # the end call's stream closed, the app at rest
-                soak.samples.append(sample(server, app, night))
+                first = soak.samples[0] if soak.samples else None
+                soak.samples.append(settled(server, app, night, first))
                 tmux.keys("n")
             tmux.keys("q")
             tmux.wait_for(lambda t: t.rstrip().endswith("READY$"), timeout=15)

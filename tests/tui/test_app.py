@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from textual.command import Command, CommandList, CommandPalette
 from textual.widgets import Input, Select
 
 from narrator.compose import make_app as make_real_app
@@ -77,7 +78,7 @@ async def test_without_a_sound_device_play_is_off_and_export_offered(tmp_path: P
         preview = app.screen
         assert isinstance(preview, PreviewScreen)
         await settle(pilot, lambda: preview.audio_problem is not None)
-        assert "No sound: no audio output device. Press e to export instead." in screen_text(app)
+        await shows(pilot, "No sound: no audio output device. Press e to export instead.")
         assert not preview.check_action("play", ())
         await pilot.press("e")
         assert isinstance(app.screen, ExportDialog)
@@ -195,7 +196,15 @@ async def test_help_theme_and_command_palette(tmp_path: Path) -> None:
         assert app.game is not None
         await pilot.press("ctrl+p")
         await pilot.press(*"recommended deck")
-        await pilot.pause(0.3)
+
+        def deck_highlighted() -> bool:  # the palette searches in batches, off the keys
+            palette = app.screen
+            if not isinstance(palette, CommandPalette):
+                return False
+            option = palette.query_one(CommandList).highlighted_option
+            return isinstance(option, Command) and option.hit.text == "Recommended deck"
+
+        await settle(pilot, deck_highlighted)
         await pilot.press("enter")
         await settle(pilot, lambda: app.game is not None and app.game.counts.get("villager") == 3)
         assert isinstance(app.screen, SetupScreen)
@@ -212,10 +221,11 @@ async def test_voices_and_devices_are_offered_and_a_saved_voice_kept(tmp_path: P
         form = app.screen
         assert isinstance(form, SettingsScreen)
         await settle(pilot, lambda: choices.asked == ["en"])
-        await pilot.pause(0.05)
+        device = form.query_one("#device", Select)
+        # the lists come from a worker: the form has them once the device "3" is offered
+        await settle(pilot, lambda: "3" in [value for _, value in device._options])
         voice = form.query_one("#voice", Select)
         assert voice.value == "old-voice"  # a voice no longer offered is not lost
-        device = form.query_one("#device", Select)
         device.value = "3"
         form.query_one("#language", Select).value = "it"
         await settle(pilot, lambda: choices.asked == ["en", "it"])

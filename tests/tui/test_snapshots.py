@@ -14,6 +14,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
+from narrator.tui.app import NarratorApp
 from narrator.tui.screens.day import DayScreen
 from narrator.tui.screens.night import NightScreen
 from tests.tui.conftest import run_until, settle
@@ -107,6 +108,10 @@ async def _help(pilot: Pilot[Any], clock: ManualClock) -> None:
 
 
 async def _export(pilot: Pilot[Any], clock: ManualClock) -> None:
+    app = pilot.app
+    assert isinstance(app, NarratorApp)
+    # the sound check runs in a worker: its "No sound" toast is in the picture
+    await settle(pilot, lambda: app.audio_problem is not None)
     await pilot.press(*ONUW, "p")
     await pilot.pause(0.1)
     field = pilot.app.screen

@@ -101,16 +101,19 @@ def test_a_signal_restores_the_terminal_and_ends_the_speech_worker(
         def restored() -> bool:
             return tmux("display-message", "-p", "-t", tmux.name, "#{alternate_on}").strip() == "0"
 
-        while (any(alive(p) for p in workers) or not restored()) and time.monotonic() - started < 5:
+        def gone() -> bool:
+            return restored() and not any(alive(p) for p in workers)
+
+        while not gone() and time.monotonic() - started < 15:
             time.sleep(0.02)
         took = time.monotonic() - started
         # Promptly, never a hang: under 1 s on a quiet machine (about 0.1 s measured);
-        # no tighter bound here, as a test's time is the machine's (STYLE: figures go
-        # to the bench, not to timed assertions).
-        assert took < 5.0, f"the terminal and the speech worker took {took:.2f} s"
-        while alive(app) and time.monotonic() - started < 5:
+        # the bound is a hang guard, as a test's time is the machine's (STYLE: figures
+        # go to the bench, not to timed assertions).
+        assert took < 15.0, f"the terminal and the speech worker took {took:.2f} s"
+        while alive(app) and time.monotonic() - started < 15:
             time.sleep(0.02)
-        assert not alive(app), "the app still runs 5 s after the signal"
+        assert not alive(app), "the app still runs 15 s after the signal"
         tmux.wait_for(lambda t: t.rstrip().endswith("READY$"))
         assert tmux("display-message", "-p", "-t", tmux.name, "#{alternate_on}").strip() == "0"
         assert tmux("display-message", "-p", "-t", tmux.name, "#{cursor_flag}").strip() == "1"
