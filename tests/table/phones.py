@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import re
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -15,7 +14,7 @@ from typing import Any
 from narrator.moderator import Step
 from narrator.table import Options, Table
 from narrator.table.voice import silent_voice
-from tests.table.live import Live, live_table
+from tests.table.live import HeldClock, Live, live_table
 from tests.table.test_night_live import rig
 from tests.unit.helpers import ruleset
 
@@ -94,32 +93,6 @@ def hold_card(page: Any) -> str:
         return str(page.inner_text("#card"))
     finally:
         page.mouse.up()
-
-
-class HeldClock:
-    """The voice's clock, fast, and held still while the test lets phones answer."""
-
-    def __init__(self, speed: float) -> None:
-        self.speed = speed
-        self.base = time.monotonic()
-        self.paused = 0.0
-        self.held_at: float | None = None
-        self.lock = threading.Lock()
-
-    def now(self) -> float:
-        with self.lock:
-            real = self.held_at if self.held_at is not None else time.monotonic()
-            return (real - self.base - self.paused) * self.speed
-
-    def hold(self) -> None:
-        with self.lock:
-            self.held_at = time.monotonic()
-
-    def release(self) -> None:
-        with self.lock:
-            if self.held_at is not None:
-                self.paused += time.monotonic() - self.held_at
-                self.held_at = None
 
 
 @contextmanager

@@ -33,7 +33,7 @@ from tests.table.phones import (
     seat_phones,
     wait_phase,
 )
-from tests.table.test_night_live import FastClock, rig
+from tests.table.test_night_live import rig
 from tests.unit.helpers import ruleset
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[dev]'")
@@ -319,7 +319,7 @@ def test_a_secret_moon_round_played_on_six_phones(browser: Any, shots: Path) -> 
     Ann questions Dee, who answers as the Minister and is shown, and the Wanderer
     captures him: the engine ends the game and every phone shows the winners."""
     names = ["Ann", "Bo", "Cy", "Dee", "Eve", "Flo"]
-    voice = silent_voice(clock=FastClock(20))
+    voice = silent_voice(clock=HeldClock(20))
     table = Table(ruleset("secret_moon"), "en", rng=random.Random(0))
     table.pace = 0.1
     with live_table(table=table, voice=voice) as live:

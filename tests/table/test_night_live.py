@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -25,39 +24,12 @@ from narrator.moderator import Game as Engine
 from narrator.session import PhaseEvent
 from narrator.table import Table
 from narrator.table.voice import silent_voice
-from tests.table.live import Live, live_table
+from tests.table.live import HeldClock, Live, live_table
 from tests.unit.helpers import ruleset
 
 NAMES = ["Ann", "Bo", "Cy", "Dee"]
 DECK = {"werewolf": 2, "seer": 1, "robber": 1, "troublemaker": 1, "villager": 2}
 SPEED = 12.0  # the fast clock: a night of a minute passes in a few seconds
-
-
-class FastClock:
-    """The voice's clock, fast, and held still while the test lets phones see a call."""
-
-    def __init__(self, speed: float = SPEED) -> None:
-        self.start = time.monotonic()
-        self.speed = speed
-        self.paused = 0.0
-        self.held_at: float | None = None
-        self.lock = threading.Lock()
-
-    def now(self) -> float:
-        with self.lock:
-            real = self.held_at if self.held_at is not None else time.monotonic()
-            return self.start + (real - self.start - self.paused) * self.speed
-
-    def hold(self) -> None:
-        with self.lock:
-            if self.held_at is None:
-                self.held_at = time.monotonic()
-
-    def release(self) -> None:
-        with self.lock:
-            if self.held_at is not None:
-                self.paused += time.monotonic() - self.held_at
-                self.held_at = None
 
 
 class Held:
@@ -66,7 +38,7 @@ class Held:
     a short window before every phone had seen it, on a busy machine). Notes when the
     night began and ended on that clock, not the machine's."""
 
-    def __init__(self, live: Live, clock: FastClock) -> None:
+    def __init__(self, live: Live, clock: HeldClock) -> None:
         self.table = live.table
         self.clock = clock
         self.ids: list[str] = []  # the calls held, in order
@@ -136,7 +108,7 @@ def night(cards: list[str], centre: list[str], answer: bool = True) -> dict[str,
     """One One Night night, every phone recorded; returns what a watcher could see."""
     table = Table(ruleset("onuw"), "en")
     table.pace = 0.1
-    clock = FastClock()
+    clock = HeldClock(SPEED)
     with live_table(table=table, voice=silent_voice(clock=clock)) as live:
         held = Held(live, clock)
         tokens = [live.join(n)[1] for n in NAMES]
@@ -278,7 +250,7 @@ def test_every_phone_alike_whatever_its_card_and_the_night_as_long_either_way() 
 def test_a_phone_reloaded_mid_night_gets_the_same_prompt_and_the_night_goes_on() -> None:
     table = Table(ruleset("onuw"), "en")
     table.pace = 0.1
-    clock = FastClock(8)
+    clock = HeldClock(8)
     with live_table(table=table, voice=silent_voice(clock=clock)) as live:
         held = Held(live, clock)
         tokens = [live.join(n)[1] for n in NAMES]
