@@ -292,7 +292,7 @@ def test_a_voice_slower_than_the_lead_in_is_waited_for_under_the_bed(
     class ColdSynth(FakeSynth):
         def synthesize(self, line: Line) -> Clip:
             if not self.calls:
-                time.sleep(LEAD_IN + 1.5)
+                time.sleep(LEAD_IN + 2.5)  # a second and a half of margin: a slow stream start
             return super().synthesize(line)
 
     script = night(Say("Werewolves, wake up."), Pause(1.0), Say("Werewolves, close your eyes."))
