@@ -277,12 +277,9 @@ class PowersMixin:
         # the phones' vote windows; a ruleset that says nothing gets VoteRule's
         default = VoteRule()
         windows = {
-            key: default_seconds
-            for key, default_seconds in (
-                ("seconds", default.seconds),
-                ("accusation_seconds", default.accusation_seconds),
-                ("ballot_seconds", default.ballot_seconds),
-            )
+            "seconds": default.seconds,
+            "accusation_seconds": default.accusation_seconds,
+            "ballot_seconds": default.ballot_seconds,
         }
         for key in windows:
             if vf.has(key):

@@ -165,8 +165,9 @@ class Table:
     # The saved game's secrets are sealed (seal.py): the keys live here, in memory;
     # after a restart the game stays closed until two players' phones are back
     vault: Vault = field(default_factory=Vault, repr=False)
-    # The day script's timer the deadline counts down (the discussion, the defence)
-    # and its spoken warnings, by (phase, night): worked out again, never saved
+    # The day script's timer the deadline counts down (the discussion, the defence),
+    # by (phase, night), and its spoken warnings, by (phase, night, deadline): worked
+    # out again, never saved
     _timer_of: tuple[object, Timer | None] = field(default=(None, None), repr=False)
     _warned: tuple[object, Countdown | None] = field(default=(None, None), repr=False)
 
@@ -599,24 +600,26 @@ class Table:
         if timer is None:
             return None
         now = self.clock()
-        self._warned = ((self.phase, self.night), Countdown(timer.seconds, timer.warnings, now))
-        return now + timer.seconds
+        deadline = now + timer.seconds
+        self._warned = (
+            (self.phase, self.night, deadline),
+            Countdown(timer.seconds, timer.warnings, now),
+        )
+        return deadline
 
     def _warn(self) -> bool:
         """The running day timer's warnings, said as the app's day says them ("One
         minute left."): each once, the latest only if several came together. A game
-        resumed mid-timer does not say late what passed while it was closed."""
-        timer = self._day_timer() if self.deadline is not None else None
-        if timer is None or self.deadline is None:
+        resumed mid-timer (or whose deadline moved on while it was sealed) does not
+        say late what passed while it was closed: a countdown from what is left marks
+        those as said."""
+        if self.deadline is None or (timer := self._day_timer()) is None:
             return False
-        now, key = self.clock(), (self.phase, self.night)
-        left = max(0.0, self.deadline - now)
+        now, key = self.clock(), (self.phase, self.night, self.deadline)
         countdown = self._warned[1] if self._warned[0] == key else None
         if countdown is None:
-            countdown = Countdown(left, timer.warnings, now)
+            countdown = Countdown(max(0.0, self.deadline - now), timer.warnings, now)
             self._warned = (key, countdown)
-        elif abs(countdown.remaining(now) - left) > 1e-6:  # the deadline moved (sealed)
-            countdown.adjust(left - countdown.remaining(now), now)
         due = countdown.due(now)
         self.events += [Event("said", text=w.text) for w in due]
         return bool(due)
