@@ -51,7 +51,16 @@ from narrator.table.state import Seat, Table, token_hash
 from narrator.table.voice import Voice
 
 STATUS = {"invalid": 400, "refused": 409, "not_found": 404}
-STATIC = ("phone.html", "host.html", "table.js", "host.js", "table.css")
+# Each file served, from the files in static/ it is made of: the two pages' scripts
+# share common.js, served in front of each page's own (one request per page, as
+# before it was shared: phones behind one address share the door's connections).
+STATIC = {
+    "phone.html": ("phone.html",),
+    "host.html": ("host.html",),
+    "table.js": ("common.js", "table.js"),
+    "host.js": ("common.js", "host.js"),
+    "table.css": ("table.css",),
+}
 TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
 HEADERS = {
     "Content-Security-Policy": (
@@ -158,7 +167,7 @@ class TableServer:
         r = self.app.router
         r.add_get("/", self._page("phone.html"))
         r.add_get("/host", self._page("host.html"))
-        for name in STATIC[2:]:
+        for name in list(STATIC)[2:]:
             r.add_get(f"/{name}", self._page(name))
         r.add_post("/api/join", self.join)
         r.add_get("/api/me", self.me)
@@ -208,7 +217,8 @@ class TableServer:
         return response
 
     def _page(self, name: str) -> Handler:
-        body = (resources.files("narrator.table") / "static" / name).read_bytes()
+        folder = resources.files("narrator.table") / "static"
+        body = b"\n".join((folder / part).read_bytes() for part in STATIC[name])
         kind = TYPES[Path(name).suffix]
 
         async def page(request: web.Request) -> web.StreamResponse:

@@ -1,68 +1,42 @@
 // The host page: the door (QR code, lock), players arriving live, their sitting
 // order, the deck grouped by side and box with a running count, start, go on, the
 // last vote's result, play again. It never sees a card or a vote before the phones
-// do. The host token stays in the URL fragment. Words in the game's language.
+// do. The host token stays in the URL fragment. Words in the game's language. Its
+// shared parts (words, elements, the API, the socket, the clock) are common.js.
 "use strict";
-// The page's words come from the server (`GET /api/words?page=host`): the app's own
-// catalogues, as the phone page's. `{name}`-style values are filled in here.
-let T = {}, wordsLang = null, arrived = Promise.resolve();
-async function loadWords(code) {
-  if (code === wordsLang) return;
-  const response = await fetch("/api/words?page=host&lang=" + encodeURIComponent(code));
-  if (response.ok) { T = await response.json(); wordsLang = code; }
-}
-const $ = (id) => document.getElementById(id);
 const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
 let view = null, ws = null, deadline = null, counts = {}, edited = false, lang = "en", countAsked = "";
+let arrived = Promise.resolve(), langShown = null;
 
-const t = (key, vars) => {
-  let text = T[key] ?? key;
-  for (const [k, v] of Object.entries(vars || {})) text = text.replaceAll("{" + k + "}", v);
-  return text;
-};
-function el(tag, text, cls) { const e = document.createElement(tag); if (text != null) e.textContent = text; if (cls) e.className = cls; return e; }
+const call = (path, body) => api(path, body, token);  // as the host
 function button(text, onClick, cls) { const b = el("button", text, cls); b.type = "button"; b.addEventListener("click", onClick); return b; }
-async function api(path, body) {
-  const r = await fetch(path, { method: body === undefined ? "GET" : "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer " + token }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const data = await r.json().catch(() => ({}));
-  if (!r.ok) { const e = new Error(data.error || r.statusText); e.status = r.status; throw e; }
-  return data;
-}
-async function act(path, body) { $("error").textContent = ""; try { await api(path, body || {}); } catch (e) { $("error").textContent = e.message; } }
+async function act(path, body) { $("error").textContent = ""; try { await call(path, body || {}); } catch (e) { $("error").textContent = e.message; } }
 
-let langShown = null;
-function setLang(code) {
+function showLang(code) {
   if (code === langShown) return;
   langShown = code;
   lang = code;
-  document.documentElement.lang = code;
-  document.documentElement.dir = code === "fa" ? "rtl" : "ltr";
-  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  setLang(code);
 }
 
-function connect() {
-  // the token goes as a subprotocol (a header), never in the URL of a request
-  ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws", ["narrator", token]);
-  // in order, each after its language's words (fetched once per language)
-  ws.onmessage = (m) => {
+function watch() {
+  // the token goes as a subprotocol (a header), never in the URL of a request; the
+  // views are drawn in order, each after its language's words (fetched once each)
+  ws = connect("", ["narrator", token], (next) => {
     if ($("error").textContent === t("offline")) $("error").textContent = "";  // back
-    const next = JSON.parse(m.data);
-    arrived = arrived.then(() => loadWords(next.state.lang)).catch(() => {}).then(() => { view = next; render(); });
-  };
-  ws.onclose = async () => {
+    arrived = arrived.then(() => loadWords(next.state.lang, "host")).catch(() => {}).then(() => { view = next; render(); });
+  }, async () => {
     ws = null;
     // A restarted table gives the host a new token: this page's is no longer valid.
-    try { await api("/api/host/setup"); } catch (e) { if (e.status === 401) { $("error").textContent = t("badLink"); return; } }
+    try { await call("/api/host/setup"); } catch (e) { if (e.status === 401) { $("error").textContent = t("badLink"); return; } }
     $("error").textContent = t("offline");
-    setTimeout(connect, 1000);
-  };
+    setTimeout(watch, 1000);
+  });
 }
-
-const nameOf = (seat) => (view.state.players.find((p) => p.seat === seat) || { name: "?" }).name;
 
 function render() {
   const { state, host } = view;
-  setLang(state.lang);
+  showLang(state.lang);
   // the voice's trouble apart from a refused command's line, which a push never wipes
   $("voice-error").textContent = host.voice_errors.length ? t("voice") + host.voice_errors[host.voice_errors.length - 1] : "";
   $("room").textContent = t("room") + state.room;
@@ -198,7 +172,7 @@ async function askCount() {
     return;
   }
   try {
-    const c = await api("/api/host/deck", { roles });
+    const c = await call("/api/host/deck", { roles });
     let text = t("players", { n }) + " · ";
     if (c.cards) text += t("cards", { n: c.cards, dealt: c.dealt }) + (c.aside ? t("aside", { n: c.aside }) : "") + (c.removed ? t("removed", { n: c.removed }) : "");
     if (!edited && c.cards) text += t("recommended");
@@ -214,17 +188,18 @@ function renderResult(state) {
   box.hidden = !r || state.phase === "lobby";
   if (!r) { box.replaceChildren(); return; }
   const lines = [el("h3", t("lastVote"))];
-  if (r.votes) lines.push(el("p", t("votesFor") + Object.entries(r.votes).map(([v, x]) => nameOf(Number(v)) + " → " + nameOf(x)).join(", ")));
+  const name = (seat) => nameOf(state, Number(seat));
+  if (r.votes) lines.push(el("p", t("votesFor") + Object.entries(r.votes).map(([v, x]) => name(v) + " → " + name(x)).join(", ")));
   if (r.counts && Object.keys(r.counts).length) {
-    const counted = Object.entries(r.counts).sort((a, b) => b[1] - a[1]).map(([s, n]) => nameOf(Number(s)) + " " + n);
+    const counted = Object.entries(r.counts).sort((a, b) => b[1] - a[1]).map(([s, n]) => name(s) + " " + n);
     lines.push(el("p", t("counts") + counted.join(", ")));
   }
-  if (r.kind === "accusation" && r.suspects) lines.push(el("p", t("suspects") + r.suspects.map(nameOf).join(", ")));
+  if (r.kind === "accusation" && r.suspects) lines.push(el("p", t("suspects") + r.suspects.map(name).join(", ")));
   if (r.kind === "vote") {
-    lines.push(el("p", t("dies") + (r.dead.length ? r.dead.map(nameOf).join(", ") : t("nobody"))));
-    if (r.shot && r.shot.length) lines.push(el("p", t("shot") + r.shot.map(nameOf).join(", ")));
+    lines.push(el("p", t("dies") + (r.dead.length ? r.dead.map(name).join(", ") : t("nobody"))));
+    if (r.shot && r.shot.length) lines.push(el("p", t("shot") + r.shot.map(name).join(", ")));
   }
-  if (r.kind === "verdict") lines.push(el("p", t("dies") + (r.condemned ? nameOf(r.condemned) : t("nobody"))));
+  if (r.kind === "verdict") lines.push(el("p", t("dies") + (r.condemned ? name(r.condemned) : t("nobody"))));
   box.replaceChildren(...lines);
 }
 
@@ -253,9 +228,5 @@ $("end").addEventListener("click", () => {
 $("again").addEventListener("click", () => { edited = false; act("/api/host/again", {}); });
 $("lock").addEventListener("click", () => act("/api/host/lock", { locked: !view.host.locked }));
 $("out").addEventListener("click", () => act("/api/host/eliminate", { seat: Number($("out-seat").value) }));
-setInterval(() => {
-  if (deadline == null) { $("clock").textContent = ""; return; }
-  const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-  $("clock").textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
-}, 500);
-loadWords("en").catch(() => {}).finally(connect);
+setInterval(() => { $("clock").textContent = clockText(deadline); }, 500);
+loadWords("en", "host").catch(() => {}).finally(watch);

@@ -1,61 +1,44 @@
 // The phone page: join, look at the card (press and hold), vote, follow the game.
-// No framework, no build step, nothing fetched from outside the table. Every name
-// and every text from the server is set with textContent, never as HTML. The page
-// makes no sound and never vibrates, and at night it is the same for every card.
+// Its shared parts (words, elements, the API, the socket, the clock) are common.js.
+// Every name and every text from the server is set with textContent, never as HTML.
+// The page makes no sound and never vibrates, and at night it is the same for every
+// card.
 "use strict";
 
-// The page's words come from the server (`GET /api/words`): the app's own catalogues,
-// one set of words for the app, the voice and the phones.
-let T = {}, wordsLang = null, wordsLoading = null;
-const $ = (id) => document.getElementById(id);
-let lang = "en", room = "", token = null, view = null, ws = null, retry = 0, deadline = null, held = false;
+let room = "", token = null, view = null, ws = null, retry = 0, deadline = null, held = false;
 // The night: the prompt being answered (its id), the options ticked, the answer sent.
 let promptId = null, ticked = [], sent = false, journalHeld = false;
+let wordsLoading = null;
 
-const t = (key) => T[key] || key;
 const storeKey = () => "narrator-table-" + room;
-function el(tag, text, cls) { const e = document.createElement(tag); if (text != null) e.textContent = text; if (cls) e.className = cls; return e; }
+const call = (path, body) => api(path, body, token);  // as this phone
 function showError(text) { $("error").textContent = text || ""; }
 
-async function loadWords(code) {
-  if (code === wordsLang || code === wordsLoading) return;
+// The page follows the game's language: its words are fetched once per language,
+// then the page is drawn again in them.
+async function pageWords(code) {
+  if (code === words.lang || code === wordsLoading) return;
   wordsLoading = code;
-  try {
-    const response = await fetch("/api/words?lang=" + encodeURIComponent(code));
-    if (response.ok) { T = await response.json(); wordsLang = code; }
-  } finally { wordsLoading = null; }
+  try { await loadWords(code); } finally { wordsLoading = null; }
   setLang(code);
   if (view) render();
 }
-
-function setLang(code) {
-  lang = code;
-  document.documentElement.lang = code;
-  document.documentElement.dir = code === "fa" ? "rtl" : "ltr";
-  if (code !== wordsLang) { loadWords(code); return; }
-  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
-}
-
-async function api(path, options = {}) {
-  const headers = { "Content-Type": "application/json" };
-  if (token) headers.Authorization = "Bearer " + token;
-  const response = await fetch(path, { ...options, headers });
-  const body = await response.json().catch(() => ({}));
-  if (!response.ok) { const e = new Error(body.error || response.statusText); e.status = response.status; throw e; }
-  return body;
+function showLang(code) {
+  setLang(code);
+  if (code !== words.lang) pageWords(code);
 }
 
 async function start() {
   const params = new URLSearchParams(location.search);
   try {
-    const state = await api("/api/state");
-    room = state.room; await loadWords(state.lang); $("game").textContent = state.game;
+    const state = await call("/api/state");
+    room = state.room; await pageWords(state.lang); $("game").textContent = state.game;
   } catch (e) { room = (params.get("room") || "").toUpperCase(); }
   $("room").value = params.get("room") || room;
   token = localStorage.getItem(storeKey());
   if (token) {
-    try { await api("/api/me"); connect(); return; }
-    catch (e) { if (e.status === 401) { localStorage.removeItem(storeKey()); token = null; } else { connect(); return; } }
+    try { await call("/api/me"); watch(); return; }
+    catch (e) { if (e.status === 401) { localStorage.removeItem(storeKey()); token = null; } else { watch(); return; } }
   }
   $("join").hidden = false;
 }
@@ -65,11 +48,11 @@ $("join-form").addEventListener("submit", async (event) => {
   showError("");
   $("join-button").disabled = true;
   try {
-    const joined = await api("/api/join", { method: "POST", body: JSON.stringify({ name: $("name").value, room: $("room").value }) });
+    const joined = await call("/api/join", { name: $("name").value, room: $("room").value });
     token = joined.token;
     localStorage.setItem(storeKey(), token);
     $("join").hidden = true;
-    connect();
+    watch();
   } catch (e) { showError(e.message); }
   $("join-button").disabled = false;
 });
@@ -79,7 +62,7 @@ $("join-form").addEventListener("submit", async (event) => {
 $("claim-open").addEventListener("click", async () => {
   showError("");
   try {
-    const state = await api("/api/state");
+    const state = await call("/api/state");
     $("claim").hidden = $("claim-pick").hidden = false;
     $("claim-wait").replaceChildren();
     $("claim-seats").replaceChildren(...state.players.map((p) => {
@@ -93,7 +76,7 @@ $("claim-open").addEventListener("click", async () => {
 async function askSeat(seat) {
   showError("");
   let asked;
-  try { asked = await api("/api/claim", { method: "POST", body: JSON.stringify({ room: $("room").value, seat }) }); }
+  try { asked = await call("/api/claim", { room: $("room").value, seat }); }
   catch (e) { showError(e.message); return; }
   $("claim-seats").replaceChildren();
   $("claim-pick").hidden = true;
@@ -106,31 +89,28 @@ async function askSeat(seat) {
     if (r.ok && body.waiting === false) {
       clearInterval(poll);
       token = asked.token; localStorage.setItem(storeKey(), token);
-      $("join").hidden = true; connect();
+      $("join").hidden = true; watch();
     }
   }, 1000);
 }
 
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-  ws = new WebSocket(scheme + location.host + "/ws?token=" + encodeURIComponent(token));
-  ws.onmessage = (msg) => { retry = 0; showError(""); view = JSON.parse(msg.data); render(); };
-  ws.onclose = () => {
+// The live view: every change pushed; a lost socket is tried again, backing off, and
+// a token that no longer holds a seat (removed, moved to a new phone) goes back to Join.
+function watch() {
+  ws = connect("?token=" + encodeURIComponent(token), undefined, (next) => { retry = 0; showError(""); view = next; render(); }, () => {
     ws = null;
     showError(t("offline"));
     setTimeout(async () => {
-      try { await api("/api/me"); } catch (e) { if (e.status === 401) { localStorage.removeItem(storeKey()); location.reload(); return; } }
-      if (!ws) connect();
+      try { await call("/api/me"); } catch (e) { if (e.status === 401) { localStorage.removeItem(storeKey()); location.reload(); return; } }
+      if (!ws) watch();
     }, Math.min(5000, 300 * 2 ** retry++));
-  };
+  });
 }
-document.addEventListener("visibilitychange", () => { if (!document.hidden && token && !ws) connect(); });
-
-function nameOf(seat) { const p = view.state.players.find((x) => x.seat === seat); return p ? p.name : "?"; }
+document.addEventListener("visibilitychange", () => { if (!document.hidden && token && !ws) watch(); });
 
 function render() {
   const { state, me } = view;
-  setLang(state.lang);
+  showLang(state.lang);
   $("play").hidden = false;
   const phase = state.phase;
   const night = phase === "night";
@@ -141,7 +121,7 @@ function render() {
   $("title").textContent = t(phase === "lobby" ? "lobby" : phase);
   let hint = t(phase + "Hint");
   if (hint === phase + "Hint") hint = "";
-  if (phase === "defence") hint += state.suspects.map(nameOf).join(", ");
+  if (phase === "defence") hint += state.suspects.map((s) => nameOf(state, s)).join(", ");
   if (!me.alive && !night && phase !== "end") hint = t("ghost") + " " + hint;
   $("hint").textContent = night ? t("nightHint") : hint;
   // after a restart the cards stay sealed until two phones are back (issue 16)
@@ -177,14 +157,14 @@ function renderChoices(state, me, night) {
   if (night || !state.voting) return;
   if (!me.can_vote) { box.append(el("p", t("noVote"))); return; }
   for (const seat of me.targets) {
-    const b = el("button", nameOf(seat));
+    const b = el("button", nameOf(state, seat));
     b.type = "button";
     b.dataset.seat = seat;
     b.setAttribute("aria-pressed", String(me.my_vote === seat));
     b.addEventListener("click", () => castVote(seat));
     box.append(b);
   }
-  if (me.my_vote != null) box.append(el("p", t("yourVote") + nameOf(me.my_vote) + (state.phase === "vote" ? t("canChange") : ""), "mine"));
+  if (me.my_vote != null) box.append(el("p", t("yourVote") + nameOf(state, me.my_vote) + (state.phase === "vote" ? t("canChange") : ""), "mine"));
 }
 
 // The night's prompt: every phone gets one of the same kind at the same moment (the
@@ -257,9 +237,9 @@ async function sendTurn(a) {
   showError("");
   const choose = [...turnPicks, ...(a.role && turnRole ? ["role:" + turnRole] : [])];
   try {
-    await api("/api/turn", { method: "POST", body: JSON.stringify({ action: a.id, choose }) });
+    await call("/api/turn", { action: a.id, choose });
     turnAction = null; turnPicks = []; turnRole = null;
-    view.me = await api("/api/me");
+    view.me = await call("/api/me");
     render();
   } catch (e) { showError(e.message); }
 }
@@ -286,9 +266,9 @@ function tick(p, id) {
 async function sendAct(p) {
   showError("");
   try {
-    await api("/api/act", { method: "POST", body: JSON.stringify({ prompt: p.id, choose: ticked }) });
+    await call("/api/act", { prompt: p.id, choose: ticked });
     sent = true;
-    view.me = await api("/api/me");  // every phone looks again after answering, alike
+    view.me = await call("/api/me");  // every phone looks again after answering, alike
     render();
   } catch (e) { showError(e.message); }
 }
@@ -297,12 +277,12 @@ async function sendAct(p) {
 // picks arrive this way, never by a push only its members would get.
 setInterval(async () => {
   if (!view || view.state.phase !== "night" || !token) return;
-  try { view.me = await api("/api/me"); render(); } catch (e) { /* the socket reports */ }
+  try { view.me = await call("/api/me"); render(); } catch (e) { /* the socket reports */ }
 }, 2000);
 
 async function castVote(seat) {
   showError("");
-  try { await api("/api/vote", { method: "POST", body: JSON.stringify({ target: seat }) }); }
+  try { await call("/api/vote", { target: seat }); }
   catch (e) { showError(e.message); }
 }
 
@@ -324,8 +304,8 @@ function renderList(state, me, night) {
   // the counts where not (review P5); only while its outcome is the news
   const r = state.result;
   if (r && ["defence", "verdict", "end"].includes(state.phase)) {
-    if (r.votes) list.append(el("li", t("votesFor") + Object.entries(r.votes).map(([v, x]) => nameOf(Number(v)) + " → " + nameOf(x)).join(", "), "result"));
-    else if (r.counts && Object.keys(r.counts).length) list.append(el("li", t("counts") + Object.entries(r.counts).sort((a, b) => b[1] - a[1]).map(([x, n]) => nameOf(Number(x)) + " " + n).join(", "), "result"));
+    if (r.votes) list.append(el("li", t("votesFor") + Object.entries(r.votes).map(([v, x]) => nameOf(state, Number(v)) + " → " + nameOf(state, x)).join(", "), "result"));
+    else if (r.counts && Object.keys(r.counts).length) list.append(el("li", t("counts") + Object.entries(r.counts).sort((a, b) => b[1] - a[1]).map(([x, n]) => nameOf(state, Number(x)) + " " + n).join(", "), "result"));
   }
   if (reveal) {
     if (reveal.dealt) {
@@ -343,11 +323,7 @@ function renderList(state, me, night) {
   }
 }
 
-function tickClock() {
-  if (deadline == null) { $("clock").textContent = ""; return; }
-  const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-  $("clock").textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
-}
+function tickClock() { $("clock").textContent = clockText(deadline); }
 setInterval(tickClock, 500);
 
 // Press and hold: the card's text exists in the page only while a finger is on it.
