@@ -33,8 +33,8 @@ if TYPE_CHECKING:
     from narrator.session.engine import AudioChoices, NightEngine, Playing
     from narrator.session.session import Session
     from narrator.table.host import TableHost
+    from narrator.table.service import TableVoice
     from narrator.table.state import Table
-    from narrator.table.voice import Voice
     from narrator.tui.app import NarratorApp
     from narrator.tui.screens.table import TableFactory
 
@@ -65,7 +65,7 @@ def audio_engine(settings: AudioSettings | None = None) -> NightEngine:
     return engine
 
 
-def table_voice(settings: Settings, *, silent: bool) -> Voice:
+def table_voice(settings: Settings, *, silent: bool) -> TableVoice:
     """The table's voice: a session of its own on the real engine, or the silent one."""
     from narrator.session.clock import SystemClock
     from narrator.session.config import audio_settings
@@ -86,7 +86,7 @@ def command_table(
     pace: float | None,
     silent: bool,
     warn: Any,
-) -> tuple[Table, Path, Voice]:
+) -> tuple[Table, Path, TableVoice]:
     """`narrator table`: the table (new, or resumed), where it is saved, and its voice,
     playing the user's settings with --lang and --pace winning."""
     from narrator.table.run import open_table
@@ -95,8 +95,14 @@ def command_table(
     settings, problem = user_settings(SettingsStore(), lang=table.lang, pace=pace)
     if problem is not None:
         warn(f"narrator: {problem}")
-    table.pace, table.wake_gap = settings.pace, settings.wake_gap
+    _at_users_pace(table, settings)
     return table, path, table_voice(settings, silent=silent)
+
+
+def _at_users_pace(table: Table, settings: Settings) -> None:
+    """The table's nights at the user's pace and pause after a wake call (not saved:
+    a resumed table takes the settings of the evening it resumes in)."""
+    table.pace, table.wake_gap = settings.pace, settings.wake_gap
 
 
 def tables() -> TableFactory | None:
@@ -117,7 +123,7 @@ def tables() -> TableFactory | None:
         settings = session.settings
         lang = settings.language if settings.language in ruleset.languages else ruleset.languages[0]
         table, path = open_table(ruleset, lang, None, resume=False)
-        table.pace, table.wake_gap = settings.pace, settings.wake_gap
+        _at_users_pace(table, settings)
         # One session per evening: the app's session (its engine, its settings) plays
         # the table's nights too, and outlives the table.
         voice = SessionVoice(session, own_engine=False)

@@ -1,4 +1,4 @@
-"""From the table's events to the sentences the voice says, with the players' names.
+"""From the table's announcements to the sentences the voice says, with the players' names.
 
 Pure: the same sentences are spoken by the voice and shown on every phone (the
 "last announcement" line), so a player who did not hear can read it.
@@ -8,15 +8,17 @@ from __future__ import annotations
 
 from narrator.moderator import Words
 from narrator.script.builder import Plan, spoken_call
+from narrator.table.flow import Announcement
 from narrator.table.lines import join_names, line
-from narrator.table.state import Event, Table
+from narrator.table.seats import SeatIndex
+from narrator.table.state import Table
 
 
-def _names(table: Table, seats: tuple[int, ...] | list[int]) -> str:
+def _names(table: Table, seats: tuple[SeatIndex, ...] | list[SeatIndex]) -> str:
     return join_names([table.seat(s).name for s in seats], table.lang)
 
 
-def announce(table: Table, event: Event) -> list[str]:
+def announce(table: Table, event: Announcement) -> list[str]:
     """What the voice says for one event (nothing for the night: the script speaks)."""
     lang, seats = table.lang, event.seats
     if event.kind == "said":  # a line of the day script, already in the game's words
@@ -104,7 +106,7 @@ def _turn_call(table: Table, turn: int) -> list[str]:
     return [call] if call else []
 
 
-def _death(table: Table, seat: int) -> str | None:
+def _death(table: Table, seat: SeatIndex) -> str | None:
     """A player's leaving in the game's own words (Mafia: "arrested, now a Prisoner";
     Lupus: "now a Ghost"), from the engine's log; None without an engine."""
     engine = table.engine
@@ -112,9 +114,9 @@ def _death(table: Table, seat: int) -> str | None:
         return None
     words = Words(engine, table.lang)
     for e in reversed(engine.log):
-        if e.seat == seat - 1 and e.kind == "death":
+        if e.seat == seat and e.kind == "death":
             return words.death(e) if e.why in ("night", "vote") else None  # not by hand
-        if e.seat == seat - 1 and e.kind == "arrested":
+        if e.seat == seat and e.kind == "arrested":
             return words.arrested(e)
     return None
 
@@ -136,12 +138,12 @@ def _the_end(table: Table) -> list[str]:
             line("card_was", lang, name=s.name, role=_role(table, s.card)) for s in table.seats
         ]
     if table.countdown:
-        centre = [_role(table, r) for r in reveal["unseen"]]
+        centre = [_role(table, r) for r in reveal.unseen]
         if centre:
             said.append(line("centre", lang, roles=join_names(centre, lang)))
-    if not reveal.get("judged", True):
+    if not reveal.judged:
         return said  # nobody judged the end: no winner is named (audit 3, finding 31)
-    teams = [table.ruleset.team_name(t, lang) for t in reveal["winners"]["teams"]]
+    teams = [table.ruleset.team_name(t, lang) for t in reveal.winners.teams]
     said.append(
         line("winners", lang, teams=join_names(teams, lang)) if teams else line("no_winners", lang)
     )

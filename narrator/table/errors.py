@@ -7,8 +7,10 @@ from typing import Literal
 from narrator.rules import NarratorError
 
 # What kind of refusal it is, so that a front end can answer it (the web server maps
-# these to 400, 409 and 404); the message is for the person holding the phone.
-Kind = Literal["invalid", "refused", "not_found"]
+# these to 400, 409, 404, 401 and 403); the message is for the person holding the
+# phone. "unknown": no seat holds that token; "forbidden": a player's token where the
+# host's is needed.
+Kind = Literal["invalid", "refused", "not_found", "unknown", "forbidden"]
 
 
 class TableError(NarratorError):

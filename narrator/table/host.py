@@ -3,9 +3,10 @@
 The terminal app (its Table mode) and the tests run the web server beside them:
 `TableHost` starts it on a thread with its own asyncio loop, and every command or
 look at the table is run on that loop, so the table is only ever touched by one
-thread. A front end is told of every change (`watch`) and sends commands that
-return futures (`command`): it never waits on the server's thread. `narrator
-table` itself runs the server on its main thread (run.py).
+thread. It drives the same `TableService` as `narrator table` (run.py): a front end
+is told of every change (`watch`) and sends the host's commands (`command`, checked
+by the service as the host page's are) as futures: it never waits on the server's
+thread.
 """
 
 from __future__ import annotations
@@ -15,15 +16,14 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
-from narrator.table.errors import TableError
-from narrator.table.guard import close_door, open_door
+from narrator.table.guard import close_door
 from narrator.table.run import urls
 from narrator.table.saved import GameLock
-from narrator.table.server import RateLimit, TableServer
+from narrator.table.server import RateLimit, TableServer, bind
+from narrator.table.service import TableService, TableVoice
 from narrator.table.state import Table
-from narrator.table.voice import Voice
 
 T = TypeVar("T")
 
@@ -32,12 +32,13 @@ class TableHost:
     def __init__(
         self,
         table: Table,
-        voice: Voice,
+        voice: TableVoice,
         *,
         save_path: Path | None = None,
         limit: RateLimit | None = None,
     ) -> None:
-        self.server = TableServer(table, voice, save_path, limit)
+        self.service = TableService(table, voice, save_path=save_path)
+        self.server = TableServer(self.service, limit)
         self.table = table
         self._lock = GameLock(save_path) if save_path is not None else None
         self.urls: dict[str, str] = {}
@@ -53,16 +54,14 @@ class TableHost:
         """Bind and serve; the join/host URLs. A port in use is a `TableError`."""
         if self._lock is not None:
             self._lock.__enter__()  # one server per saved game: a TableError if taken
-        host_token = self.table.new_host_token()
+        host_token = self.table.seats.new_host_token()
         ready: Future[int] = Future()
 
         async def main() -> None:
             try:
-                runner, listening, bound = await open_door(self.server.app, host, port)
-            except OSError as exc:
-                ready.set_exception(
-                    TableError(f"cannot serve on {host}:{port} ({exc.strerror}); try another port")
-                )
+                runner, listening, bound = await bind(self.server.app, host, port)
+            except Exception as exc:  # the one line, to the thread that asked
+                ready.set_exception(exc)
                 return
             self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
             ready.set_result(bound)
@@ -81,58 +80,39 @@ class TableHost:
         self.urls = urls(host, bound, self.table, host_token)
         return self.urls
 
-    # The host's commands, as the app's Table screen sends them.
-    COMMANDS: ClassVar[dict[str, Callable[[Table], None]]] = {
-        "deal": lambda table: table.start({}),
-        "next": lambda table: table.advance(),
-        "end": lambda table: table.end(),
-    }
-
     def submit(self, command: Callable[[Table], T]) -> Future[T]:
         """Run `command(table)` on the server's loop, then announce, save and tell the
         phones; the caller gets a future (a front end awaits it, never blocks on it)."""
 
         async def call() -> T:
             result = command(self.table)
-            self.server.changed()
+            self.service.changed()
             return result
 
         assert self._loop is not None, "the table is not served"
         return asyncio.run_coroutine_threadsafe(call(), self._loop)
 
     def command(self, name: str, pressed_in: str | None = None) -> Future[None]:
-        """A host command by name ("deal", "next", "end"); a refusal is the future's
-        `TableError`. With `pressed_in`, the phase the key was pressed in: a second
-        press that reaches a table already moved on changes nothing (as the host
-        page's `from`), so a double press never skips the night."""
-        act = self.COMMANDS[name]
+        """A host command by name ("deal", "next", "end") with the phase its key was
+        pressed in (a second press that reaches a table already moved on changes
+        nothing, as the host page's); a refusal is the future's `TableError`."""
 
-        def run(table: Table) -> None:
-            if pressed_in is not None and pressed_in != table.phase:
-                raise TableError(
-                    f"the table has already moved on from {pressed_in} (now: {table.phase}); "
-                    "nothing was changed",
-                    "refused",
-                )
-            act(table)
+        async def call() -> None:
+            self.service.press(name, pressed_in)
 
-        return self.submit(run)
+        assert self._loop is not None, "the table is not served"
+        return asyncio.run_coroutine_threadsafe(call(), self._loop)
 
     def watch(self, callback: Callable[[dict[str, Any]], None]) -> None:
         """Call `callback(view)` -- on the server's thread -- now and after every change:
         the public state, the host's view, the last line said and the voice's errors."""
 
         def tell() -> None:
-            callback(self._view())
+            callback(self.service.app_view())
 
         assert self._loop is not None, "the table is not served"
-        self.server.watchers.append(tell)
+        self.service.listeners.append(tell)
         self._loop.call_soon_threadsafe(tell)
-
-    def _view(self) -> dict[str, Any]:
-        return {"state": self.table.public(), "host": self.table.host(),
-                "said": self.server.announced[-1] if self.server.announced else None,
-                "voice_errors": list(self.server.voice.errors[-3:])}  # fmt: skip
 
     def stop(self) -> None:
         """Stop serving and silence the voice; safe to call twice."""
@@ -141,6 +121,6 @@ class TableHost:
         if self._thread is not None:
             self._thread.join(10)
         self._loop = self._thread = None
-        self.server.voice.close()
+        self.service.voice.close()
         if self._lock is not None:
             self._lock.__exit__()

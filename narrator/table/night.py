@@ -16,6 +16,9 @@ turns them into what every phone sees, so that nothing tells one card from anoth
   prompt with the step's id, the same `min`/`max` and options built from the
   role's power (not from the holder): the real one for whoever answers the call, a
   decoy for everyone else, whose answer changes nothing.
+- **Seats.** A phone is its seat's `SeatIndex`, as in the engine; the options are
+  the engine's ids (`seat:N`, `centre:K`, a word), passed to the phones and back
+  as they are; a group's picks are named the same way (`seats.option`).
 - **Acts.** `act()` checks the prompt id, the options and the count the same way
   for everyone (409 / 400 as `TableError`) and answers with the same shape: what
   the player learned (empty for a decoy), which the phone also keeps in its
@@ -33,6 +36,7 @@ from narrator.moderator import Game as Engine
 from narrator.moderator import MoveError, Prompt, Step, Words
 from narrator.script import Script
 from narrator.table.errors import TableError
+from narrator.table.seats import SeatIndex, option
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +76,8 @@ class NightDesk:
     windows: list[Window] = field(default_factory=list)
     open: Window | None = None
     closed: set[str] = field(default_factory=set)
-    answered: dict[tuple[str, int], int] = field(default_factory=dict)  # (step, seat) -> n
-    journal: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # the game's
+    answered: dict[tuple[str, SeatIndex], int] = field(default_factory=dict)  # (step, seat) -> n
+    journal: dict[SeatIndex, list[dict[str, Any]]] = field(default_factory=dict)  # the game's
     logged: int = 0  # log entries already put in the journals
 
     @classmethod
@@ -82,7 +86,7 @@ class NightDesk:
         engine: Engine,
         script: Script,
         lang: str,
-        journal: dict[int, list[dict[str, Any]]] | None = None,
+        journal: dict[SeatIndex, list[dict[str, Any]]] | None = None,
     ) -> NightDesk:
         """The engine's next night; `journal` carries the game's journals over."""
         steps = engine.begin_night()
@@ -141,7 +145,7 @@ class NightDesk:
         follow = any("copy" in a.effects for a in picking)
         return max(1, len(picking) + (1 if follow else 0))
 
-    def _round(self, step: Step, seat: int) -> int:
+    def _round(self, step: Step, seat: SeatIndex) -> int:
         """The prompt this phone is on at `step` (0-based), the last once all are done."""
         return min(self.answered.get((step.id, seat), 0), self.rounds(step) - 1)
 
@@ -149,7 +153,7 @@ class NightDesk:
     def _prompt_id(step: Step, k: int) -> str:
         return step.id if k == 0 else f"{step.id}/{k + 1}"
 
-    def prompt(self, seat: int) -> dict[str, Any] | None:
+    def prompt(self, seat: SeatIndex) -> dict[str, Any] | None:
         """The prompt every phone sees now: same id, same options, same shape."""
         window = self.open
         if window is None:
@@ -179,7 +183,7 @@ class NightDesk:
             ],
         }
 
-    def _shape(self, step: Step, seat: int, k: int = 0) -> Prompt | None:
+    def _shape(self, step: Step, seat: SeatIndex, k: int = 0) -> Prompt | None:
         """The prompt number `k` of the step as the role's power shapes it, whoever
         holds the card; after the first, the holder's real one (a follow-up's own
         shape: the copied Seer's look)."""
@@ -205,7 +209,7 @@ class NightDesk:
             ]
         return self.engine.shape(step, ability, step.role, seats)
 
-    def act(self, seat: int, prompt_id: object, choose: object) -> dict[str, Any]:
+    def act(self, seat: SeatIndex, prompt_id: object, choose: object) -> dict[str, Any]:
         """A phone answers: checked alike for every phone, answered in the same shape."""
         window = self.open
         if window is None:
@@ -246,7 +250,7 @@ class NightDesk:
             self.journal.setdefault(seat, []).append({"night": self.engine.night, "text": line})
         return {"ok": True, "learned": learned}
 
-    def picks(self, seat: int) -> dict[str, str]:
+    def picks(self, seat: SeatIndex) -> dict[str, str]:
         """A group's picks in the open window, shown to its members only."""
         window = self.open
         if window is None:
@@ -254,7 +258,7 @@ class NightDesk:
         picks = self.engine.group_picks(window.step)
         if seat not in picks:
             return {}
-        return {f"seat:{m + 1}": f"seat:{t + 1}" for m, t in picks.items()}
+        return {option(SeatIndex(m)): option(SeatIndex(t)) for m, t in picks.items()}
 
     def _to_journal(self) -> None:
         """What a window's close told its seats (the pack agreed, a chance pick)."""
@@ -264,7 +268,7 @@ class NightDesk:
             if entry.to is None or entry.kind in ("chose", "pick"):
                 continue
             line = words.journal(entry)
-            mine = self.journal.setdefault(entry.to, [])
+            mine = self.journal.setdefault(SeatIndex(entry.to), [])
             item = {"night": entry.night, "text": line}
             if line and item not in mine:
                 mine.append(item)

@@ -2,7 +2,7 @@
 
 One Night is judged by the engine (`narrator.moderator`) from the ruleset's
 `outcome:` rules, on the cards as they are after the night. The many-night games are
-judged by the table's own engine (`Table._check_end`).
+judged by the table's own engine (`Flow._check_end`).
 """
 
 from __future__ import annotations
@@ -12,25 +12,24 @@ from dataclasses import dataclass
 
 from narrator.moderator import Game
 from narrator.rules import Ruleset
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    teams: tuple[str, ...]  # team ids that win
-    seats: tuple[int, ...]  # every seat that wins (the dead too: the whole side wins)
+from narrator.table.results import Winners
+from narrator.table.seats import SeatIndex
 
 
 @dataclass(frozen=True, slots=True)
 class VoteEnd:
     """A vote of everyone at once, judged by the ruleset's `outcome` (the engine)."""
 
-    dead: tuple[int, ...]  # killed by the vote
-    shot: tuple[int, ...]  # killed by a death's power (the Hunter's shot)
-    outcome: Outcome
+    dead: tuple[SeatIndex, ...]  # killed by the vote
+    shot: tuple[SeatIndex, ...]  # killed by a death's power (the Hunter's shot)
+    winners: Winners
 
 
 def countdown(
-    ruleset: Ruleset, cards: Mapping[int, str], centre: Sequence[str], ballot: Mapping[int, int]
+    ruleset: Ruleset,
+    cards: Mapping[SeatIndex, str],
+    centre: Sequence[str],
+    ballot: Mapping[SeatIndex, SeatIndex],
 ) -> VoteEnd:
     """One Night after the vote: who dies and who wins, by the ruleset's own rules.
 
@@ -47,5 +46,5 @@ def countdown(
     shot = tuple(sorted(seat for seat, why in deaths if why != "vote"))
     teams, winners = game.winners()
     return VoteEnd(
-        dead, shot, Outcome(tuple(sorted(teams)), tuple(sorted(seats[i] for i in winners)))
+        dead, shot, Winners(tuple(sorted(teams)), tuple(sorted(seats[i] for i in winners)))
     )

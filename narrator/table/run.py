@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import errno
 import json
 import signal
 import socket
@@ -25,11 +24,11 @@ import platformdirs
 
 from narrator.rules import Ruleset
 from narrator.table.errors import TableError
-from narrator.table.guard import close_door, open_door, raise_open_files_limit
+from narrator.table.guard import close_door, raise_open_files_limit
 from narrator.table.saved import GameLock, check_writable, load_saved, read_regular
-from narrator.table.server import RateLimit, TableServer
+from narrator.table.server import RateLimit, TableServer, bind
+from narrator.table.service import TableService, TableVoice
 from narrator.table.state import Table
-from narrator.table.voice import Voice
 
 
 def open_table(
@@ -102,15 +101,10 @@ def urls(host: str, port: int, table: Table, host_token: str) -> dict[str, str]:
 
 async def serve(server: TableServer, host: str, port: int, host_token: str, out: TextIO) -> None:
     raise_open_files_limit()
-    try:
-        runner, listening, bound = await open_door(server.app, host, port)
-    except OSError as exc:
-        if exc.errno == errno.EADDRINUSE:
-            raise TableError(
-                f"port {port} is in use on {host}; choose another with --port"
-            ) from None
-        raise TableError(f"cannot serve on {host}:{port} ({exc.strerror}); check --host") from None
-    print(json.dumps(urls(host, bound, server.table, host_token)), file=out, flush=True)
+    runner, listening, bound = await bind(
+        server.app, host, port, other_port="choose another with --port", other_host="check --host"
+    )
+    print(json.dumps(urls(host, bound, server.service.table, host_token)), file=out, flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -123,7 +117,7 @@ async def serve(server: TableServer, host: str, port: int, host_token: str, out:
 
 def run_table(
     table: Table,
-    voice: Voice,
+    voice: TableVoice,
     *,
     host: str | None,
     port: int,
@@ -135,14 +129,15 @@ def run_table(
     lock = GameLock(save_path) if save_path is not None else contextlib.nullcontext()
     try:
         with lock:  # one server per saved game
-            host_token = table.new_host_token()  # a resumed game gets a new host token
+            host_token = table.seats.new_host_token()  # a resumed game gets a new host token
             if table.vault.waiting:
                 print(
                     "narrator: the saved game's cards are sealed; the game goes on when two "
                     "players open the table's page on their phones again",
                     file=err,
                 )
-            server = TableServer(table, voice, save_path, RateLimit(*rate))
+            service = TableService(table, voice, save_path=save_path)
+            server = TableServer(service, RateLimit(*rate))
             asyncio.run(serve(server, choose_host(host, err), port, host_token, out))
     finally:
         voice.close()

@@ -2,8 +2,10 @@
 
 Only the tokens' SHA-256 is kept, so the file holds no key to any seat; a phone
 rejoins a resumed table with the token it kept. The cards, the journals and a live
-ballot are sealed (seal.py): the game opens when two players' phones are back. A
-file that cannot be used is one line saying so, never a traceback.
+ballot are sealed (sealed.py, seal.py): the game opens when two players' phones are
+back. A file that cannot be used is one line saying so, never a traceback. The file
+names seats by their display numbers (the pages' form, `seats.number`), as it
+always has: a game saved before is read as it was written.
 """
 
 from __future__ import annotations
@@ -21,79 +23,110 @@ from typing import Any
 
 from narrator.rules import Ruleset
 from narrator.table.errors import TableError
+from narrator.table.flow import Options
+from narrator.table.results import result_from_json, result_json, reveal_from_json, reveal_json
 from narrator.table.seal import SealError
-from narrator.table.state import Options, Seat, Table, need_saved
+from narrator.table.sealed import check, need_saved, sealed_part
+from narrator.table.seats import Player, SeatIndex, Seats, index_of, number
+from narrator.table.state import Table
 
 
 def dump(table: Table) -> dict[str, Any]:
     """The table as JSON: what everyone may know in the clear, and what only the
     engine may know -- every card, the cards aside, the journals, a vote not yet
-    counted -- in `sealed` (seal.py), which no one player can open alone."""
+    counted -- in `sealed` (sealed.py), which no one player can open alone. Seats are
+    written by their display numbers, as the pages read them."""
     return {
         "format": 2,
         "ruleset": table.ruleset.id,
         "lang": table.lang,
         "room": table.room,
-        "host_hash": table.host_hash,
+        "host_hash": table.seats.host_hash,
         "options": asdict(table.options),
-        "seats": [{**asdict(s), "card": None} for s in table.seats],
+        "seats": [
+            {
+                "seat": number(p.seat),
+                "name": p.name,
+                "token_hash": p.token_hash,
+                "card": None,
+                "alive": p.alive,
+            }
+            for p in table.seats
+        ],
         "phase": table.phase,
         "night": table.night,
         "deadline": table.deadline,
         "dealt": table.dealt,
         "roles": table.roles,
-        "suspects": table.suspects,
-        "last_out": table.last_out,
-        "last_arrested": table.last_arrested,
-        "night_out": table.night_out,
-        "result": table.result,
-        "reveal": table.reveal,
+        "suspects": [number(s) for s in table.suspects],
+        "last_out": _number(table.last_out),
+        "last_arrested": _number(table.last_arrested),
+        "night_out": [number(s) for s in table.night_out],
+        "result": result_json(table.result),
+        "reveal": reveal_json(table.reveal),
         "version": table.version,
-        "locked": table.locked,
-        "sealed": table.sealed(),
+        "locked": table.seats.locked,
+        "sealed": sealed_part(table),
     }
+
+
+def _number(seat: SeatIndex | None) -> int | None:
+    return None if seat is None else number(seat)
+
+
+def _index(value: object) -> SeatIndex | None:
+    return None if value is None else index_of(value)
+
+
+def _player(data: Mapping[str, Any]) -> Player:
+    return Player(
+        seat=index_of(data["seat"]),
+        name=data["name"],
+        token_hash=data["token_hash"],
+        card=data["card"],
+        alive=data["alive"],
+    )
 
 
 def restore(data: Mapping[str, Any], ruleset: Ruleset, **kw: Any) -> Table:
     if data.get("format") != 2 or data.get("ruleset") != ruleset.id:
         raise TableError(f"this saved game is not a '{ruleset.id}' table game")
+    locked = data.get("locked", False)
     table = Table(
         ruleset,
         data["lang"],
         room=data["room"],
-        host_hash=data["host_hash"],
         options=Options(**data["options"]),
-        seats=[Seat(**s) for s in data["seats"]],
+        seats=Seats([_player(s) for s in data["seats"]], data["host_hash"], locked),
         phase=data["phase"],
         night=data["night"],
         deadline=data["deadline"],
         dealt=data["dealt"],
-        suspects=list(data["suspects"]),
-        last_out=data["last_out"],
-        last_arrested=data["last_arrested"],
-        night_out=list(data["night_out"]),
+        suspects=[index_of(s) for s in data["suspects"]],
+        last_out=_index(data["last_out"]),
+        last_arrested=_index(data["last_arrested"]),
+        night_out=[index_of(s) for s in data["night_out"]],
         roles={str(k): int(v) for k, v in data["roles"].items()},
-        result=data["result"],
-        reveal=data["reveal"],
+        result=result_from_json(data["result"]),
+        reveal=reveal_from_json(data["reveal"]),
         version=data["version"],
-        locked=data.get("locked", False),
         **kw,
     )
 
-    need_saved(all(s.card is None for s in table.seats), "a card in the clear")
+    need_saved(all(p.card is None for p in table.seats), "a card in the clear")
     need_saved(table.phase == "lobby" or data.get("sealed") is not None, "no sealed part")
     if data.get("sealed") is not None:
         try:
             table.vault.load(data["sealed"])
         except SealError as exc:
             raise TableError(str(exc)) from None
-        table.vault.since = table.clock()
+        table.vault.since = table.clock.now()
     # A timer or a vote does not run on while the server is down (review, H19): the
     # deadline moves on by the time between the last save and now (a restart within a
     # couple of seconds changes nothing).
     saved_at = data.get("saved_at")
     if table.deadline is not None and isinstance(saved_at, int | float):
-        down = table.clock() - float(saved_at)
+        down = table.clock.now() - float(saved_at)
         if 2 < down < 366 * 24 * 3600:
             table.deadline += down
     return table
@@ -109,7 +142,7 @@ def load_saved(path: Path, ruleset: Ruleset, **kw: Any) -> Table:
     try:
         data = json.loads(read_regular(path).decode("utf-8"))
         table = restore(data, ruleset, **kw)
-        table.check()
+        check(table)
         return table
     except TableError as exc:
         raise TableError(f"{path}: {exc}") from None
@@ -141,7 +174,7 @@ def save(table: Table, path: Path) -> None:
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as file:
-            json.dump({**dump(table), "saved_at": table.clock()}, file, ensure_ascii=False)
+            json.dump({**dump(table), "saved_at": table.clock.now()}, file, ensure_ascii=False)
             file.flush()
             os.fsync(file.fileno())
         os.replace(tmp, path)

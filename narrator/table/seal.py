@@ -10,7 +10,9 @@ stores a token (only its SHA-256). After a restart the game opens as soon as two
 players' phones are back: one player alone -- the host included -- cannot open it with
 what they hold, and nothing here needs a password.
 
-Pure: no web, no table; `Vault` is what a table keeps.
+Pure: no web, no table; `Vault` is what a table keeps. A seat's share is the line at
+its point `x`: the seat's display number (1..n, `seats.number`), never 0 -- the line
+at 0 is the game key itself.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.hashes import SHA256
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+from narrator.table.errors import TableError
 
 PRIME = 2**521 - 1  # a Mersenne prime: the field the shares live in
 SHARE_BYTES = 66  # a number below PRIME
@@ -56,6 +60,8 @@ class GameKey:
         return cls(secrets.randbits(256), secrets.randbelow(PRIME))
 
     def share(self, x: int) -> int:
+        if x < 1:  # the line at 0 is the key: no seat's share
+            raise ValueError(f"a share at {x}")
         return (self.value + self.slope * x) % PRIME
 
     @classmethod
@@ -106,8 +112,9 @@ class Vault:
         self, secret: Mapping[str, Any], context: str, seats: Mapping[int, str]
     ) -> dict[str, Any]:
         """The secrets encrypted under the game key, and each seat's share under its
-        phone's key (`seats`: seat number -> token hash). A seat whose phone has not
-        come back since a restart keeps the share the file had."""
+        phone's key (`seats`: a seat's point, its display number -> token hash). A
+        seat whose phone has not come back since a restart keeps the share the file
+        had."""
         shares: dict[str, Any] = {}
         for x, digest in seats.items():
             phone = self.keys.get(digest)
@@ -158,3 +165,14 @@ class Vault:
     def waiting(self) -> int:
         """Phones still to come back before the game opens (0: it is open)."""
         return 0 if self.closed is None else NEEDED - len(self.opened)
+
+    def must_be_open(self) -> None:
+        """Every move of a game is refused while it is sealed, with one line saying
+        how it opens."""
+        waiting = self.waiting
+        if waiting:
+            raise TableError(
+                f"the game was saved sealed: it opens when {waiting} more player"
+                f"{'s' if waiting > 1 else ''} open the table's page on their phone",
+                "refused",
+            )

@@ -1,8 +1,10 @@
-"""The table's local web server: the phone page, a small JSON API and one WebSocket.
+"""The table's local web server: the pages, a small JSON API and one WebSocket.
 
-aiohttp on one event loop; every command goes through the pure `Table`, then the
-server saves the game, hands the new announcements to the voice and pushes the
-new views to every open WebSocket. The API (documented in docs/TABLE.md):
+HTTP only: aiohttp on one event loop, behind its door (`guard.py`). Each route reads
+the token and the body, hands them to the `TableService` (service.py: the commands,
+their checks, and what follows every change -- the voice, the night, the save, the
+push), and answers; at every push the service tells the server, which sends each
+socket its view. The phones' own parts are padded here. The API (docs/TABLE.md):
 
   POST /api/join {"name", "room"}     -> {"player": seat, "token"}
   GET  /api/me            (Bearer)    -> the phone's own view, its card included
@@ -30,6 +32,7 @@ and names only ever set as text.
 from __future__ import annotations
 
 import asyncio
+import errno
 import ipaddress
 import json
 import time
@@ -41,16 +44,12 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from narrator.i18n import LANGUAGES
-from narrator.table.announce import announce
 from narrator.table.errors import TableError
-from narrator.table.guard import TIMEOUT, request_arrived
-from narrator.table.lines import host_words, page_words
-from narrator.table.saved import save
-from narrator.table.state import Seat, Table, token_hash
-from narrator.table.voice import Voice
+from narrator.table.guard import TIMEOUT, open_door, request_arrived
+from narrator.table.seats import Player, number, token_hash
+from narrator.table.service import TableService, TableVoice
 
-STATUS = {"invalid": 400, "refused": 409, "not_found": 404}
+STATUS = {"invalid": 400, "refused": 409, "not_found": 404, "unknown": 401, "forbidden": 403}
 # Each file served, from the files in static/ it is made of: the two pages' scripts
 # share common.js, served in front of each page's own (one request per page, as
 # before it was shared: phones behind one address share the door's connections).
@@ -72,7 +71,6 @@ HEADERS = {
     "Cache-Control": "no-store",
 }
 
-PUSH_GAP = 0.05  # seconds between two pushes of the views to every phone
 SOCKETS_PER_TOKEN = 4
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -135,34 +133,37 @@ def _error(status: int, message: str) -> web.Response:
     return web.json_response({"error": message}, status=status)
 
 
-class TableServer:
-    """One table, served. `app` is the aiohttp application (tests run it on loopback)."""
+async def bind(
+    app: web.Application,
+    host: str,
+    port: int,
+    *,
+    other_port: str = "choose another port",
+    other_host: str = "check the address",
+) -> tuple[web.AppRunner, asyncio.AbstractServer, int]:
+    """Serve `app` on host:port behind the door; the port bound. A port in use, or an
+    address this machine cannot serve on, is one line saying how to go on (the
+    command line names its options; the app its own way)."""
+    try:
+        return await open_door(app, host, port)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise TableError(f"port {port} is in use on {host}; {other_port}") from None
+        raise TableError(f"cannot serve on {host}:{port} ({exc.strerror}); {other_host}") from None
 
-    def __init__(
-        self,
-        table: Table,
-        voice: Voice,
-        save_path: Path | None = None,
-        limit: RateLimit | None = None,
-    ) -> None:
-        self.table = table
-        self.voice = voice
-        self.save_path = save_path
+
+class TableServer:
+    """One table's service, served over HTTP. `app` is the aiohttp application (tests
+    run it on loopback)."""
+
+    def __init__(self, service: TableService, limit: RateLimit | None = None) -> None:
+        self.service = service
         self.limit = limit or RateLimit()
         # each socket's token (its SHA-256), None = the host: a seat that moves to a new
         # phone or is removed closes the old phone's sockets at the next push
         self.sockets: dict[web.WebSocketResponse, str | None] = {}
-        self.announced: list[str] = []
-        self._said_in: tuple[str, int] = ("", 0)  # the phase and night of the last one
-        self._night_for = 0
         self._sending: set[asyncio.Future[None]] = set()
-        self._push_pending = False
-        self._pushed = 0.0
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._ticker: asyncio.Task[None] | None = None
-        # called on this loop after every push (`TableHost.watch`)
-        self.watchers: list[Callable[[], None]] = []
-        self._errors_told = 0  # the voice's errors the last push carried
+        service.listeners.append(self._push)
         self.app = web.Application(client_max_size=16 * 1024, middlewares=[self._guard])
         r = self.app.router
         r.add_get("/", self._page("phone.html"))
@@ -194,6 +195,11 @@ class TableServer:
         r.add_get("/ws", self.websocket)
         self.app.on_startup.append(self._on_startup)
         self.app.on_shutdown.append(self._on_shutdown)
+
+    @property
+    def voice(self) -> TableVoice:
+        """The service's voice (the app checks it is its own session's)."""
+        return self.service.voice
 
     # -- plumbing ---------------------------------------------------------------------
 
@@ -227,23 +233,12 @@ class TableServer:
         return page
 
     async def _on_startup(self, app: web.Application) -> None:
-        self._loop = asyncio.get_running_loop()
-        self._ticker = asyncio.create_task(self._tick())
-        self.changed()  # a resumed night goes on; a resumed vote keeps its deadline
+        self.service.attach(asyncio.get_running_loop())
 
     async def _on_shutdown(self, app: web.Application) -> None:
-        if self._ticker is not None:
-            self._ticker.cancel()
+        self.service.detach()
         for ws in list(self.sockets):
             await ws.close()
-
-    async def _tick(self) -> None:
-        while True:
-            await asyncio.sleep(0.2)
-            if self.table.tick():
-                self.changed()
-            elif len(self.voice.errors) != self._errors_told and not self._push_pending:
-                self._push()  # the voice failed: the host is told at once
 
     @staticmethod
     async def _body(request: web.Request) -> dict[str, Any]:
@@ -266,81 +261,27 @@ class TableServer:
             raise web.HTTPUnauthorized(reason="a token is needed: Authorization: Bearer TOKEN")
         return header[7:].strip()
 
-    def _player(self, request: web.Request) -> Seat:
-        seat = self._seat_of(self._token(request))
-        if seat is None:
-            raise web.HTTPUnauthorized(reason="unknown token; join the table again")
-        return seat
-
-    def _seat_of(self, token: str) -> Seat | None:
-        """A phone's seat, None for a token no seat holds. After a restart the token
-        may be the second one back that opens the sealed game: then the game goes on
-        (a night plays on, a vote keeps its deadline) and every phone is told. A
-        sealed game that cannot be opened is the table's one-line refusal."""
-        sealed = self.table.vault.waiting
-        try:
-            seat = self.table.seat_of(token)
-        except TableError as exc:
-            if exc.kind != "not_found":
-                raise
-            return None
-        if sealed and not self.table.vault.waiting:
-            self.changed()
-        return seat
+    def _player(self, request: web.Request) -> Player:
+        return self.service.player(self._token(request))
 
     def _host(self, request: web.Request) -> None:
-        token = self._token(request)
-        if self.table.is_host(token):
-            return
-        if self._seat_of(token) is None:
-            raise web.HTTPUnauthorized(reason="unknown token")
-        raise web.HTTPForbidden(reason="only the host can do this")
+        self.service.host(self._token(request))
 
-    # -- after every change -------------------------------------------------------------
+    def _ok(self) -> web.Response:
+        return web.json_response({"ok": True, "phase": self.service.table.phase})
 
-    def changed(self) -> None:
-        """After every change: announce it, play a night that begins, save, and push
-        the new state to every phone, the host page and the watchers."""
-        table = self.table
-        events, table.events = table.events, []
-        for event in events:
-            for text in announce(table, event):
-                self.announced.append(text)
-                self.voice.say(text, table.lang)
-                self._said_in = (table.phase, table.night)
-        if table.phase != "night":
-            if self._night_for:
-                self.voice.stop_night()
-            self._night_for = 0
-        elif self._night_for != table.night and not table.vault.waiting:
-            self._night_for = table.night
-            self._play_night(table.night)
-        del self.announced[:-20]
-        if self.save_path is not None:  # before the answer: an acknowledged vote is saved
-            save(table, self.save_path)
-        # Thirty votes in a burst make a few pushes, not thirty: at most one push every
-        # PUSH_GAP seconds, the first at once; each carries the latest state.
-        if not self._push_pending:
-            self._push_pending = True
-            loop = asyncio.get_running_loop()
-            loop.call_later(max(0.0, self._pushed + PUSH_GAP - loop.time()), self._push)
+    # -- every push: each socket its view -------------------------------------------------
 
     def _push(self) -> None:
-        self._push_pending = False
-        self._pushed = asyncio.get_running_loop().time()
-        self._errors_told = len(self.voice.errors)
-        for watcher in list(self.watchers):  # the app's Table screen: told, never asked
-            watcher()
         shared = self._shared()
-        seats = {s.token_hash: s.seat for s in self.table.seats}
         for ws, owner in list(self.sockets.items()):
             if ws.closed:
                 continue
-            if owner is not None and owner not in seats:  # removed, or moved to a new phone
+            seat = None if owner is None else self.service.holder(owner)
+            if owner is not None and seat is None:  # removed, or moved to a new phone
                 self.sockets.pop(ws, None)
                 self._start(self._close(ws))
             else:
-                seat = None if owner is None else seats[owner]
                 self._start(self._send(ws, self._view_text(shared, seat)))
 
     def _start(self, job: Coroutine[Any, Any, None]) -> None:
@@ -352,59 +293,19 @@ class TableServer:
     async def _close(ws: web.WebSocketResponse) -> None:
         await ws.close(code=4001, message=b"this seat is no longer this phone's")
 
-    def _play_night(self, night: int) -> None:
-        table = self.table
-        game = table.game(night)
-        table.begin_night(game.script("night"))  # the script the voice plays: its windows
-        loop = self._loop
-
-        def done(error: str | None) -> None:
-            if loop is not None and error is None:
-                loop.call_soon_threadsafe(self._night_done, night)
-
-        def on_step(index: int) -> None:
-            if loop is not None:
-                loop.call_soon_threadsafe(self._night_step, night, index)
-
-        self.voice.night(game, done, on_step)
-
-    def _night_step(self, night: int, index: int) -> None:
-        """The voice reached step `index`: a window opened or closed -- one push to
-        every phone alike (the public state is unchanged; each own part is padded)."""
-        table = self.table
-        if table.phase == "night" and table.night == night and table.night_at(index):
-            self._push()
-
-    def _night_done(self, night: int) -> None:
-        if self.table.phase == "night" and self.table.night == night:
-            self.table.advance()
-            self.changed()
-
     def _shared(self) -> str:
         """The part of every view that is the same for all: built once per push."""
-        # the last announcement, while the table is still in the phase it was made in:
-        # "the cards are dealt" is not the news of the day (review P7)
-        fresh = bool(self.announced) and self._said_in == (self.table.phase, self.table.night)
-        said = self.announced[-1] if fresh else None
-        state = json.dumps(self.table.public(), ensure_ascii=False)
-        return (
-            f'{{"type": "state", "state": {state}, "said": {json.dumps(said, ensure_ascii=False)}'
-        )
-
-    def _host_view(self) -> dict[str, Any]:
-        return {**self.table.host(), **self.table.seating(), "voice_errors": self.voice.errors[-3:]}
+        state = json.dumps(self.service.public(), ensure_ascii=False)
+        said = json.dumps(self.service.said(), ensure_ascii=False)
+        return f'{{"type": "state", "state": {state}, "said": {said}'
 
     def _view_text(self, shared: str, seat: int | None) -> str:
         """One WebSocket's message: the shared part, then the phone's own (or the host's)."""
         if seat is None:
-            own = self._host_view()
+            own = self.service.host_view()
             return f'{shared}, "host": {json.dumps(own, ensure_ascii=False)}}}'
-        return f'{shared}, "me": {self._own(seat)}}}'
-
-    def _own(self, seat: int) -> str:
-        """One phone's own part (its card, what it may do), padded with spaces to a
-        size every role shares: the length of a push or an answer tells nothing."""
-        return padded(self.table.private(self.table.seat(seat)))
+        player = self.service.table.seats[seat]
+        return f'{shared}, "me": {padded(self.service.private(player))}}}'
 
     async def _send(self, ws: web.WebSocketResponse, text: str) -> None:
         try:
@@ -412,155 +313,120 @@ class TableServer:
         except (ConnectionError, RuntimeError):
             self.sockets.pop(ws, None)
 
-    def _changed(self) -> web.Response:
-        self.changed()
-        return web.json_response({"ok": True, "phase": self.table.phase})
-
     # -- the API ------------------------------------------------------------------------
 
     async def join(self, request: web.Request) -> web.Response:
         body = await self._body(request)
-        seat, token = self.table.join(body.get("name"), body.get("room"))
-        self.changed()
-        return web.json_response({"player": seat, "token": token})
+        player, token = self.service.join(body.get("name"), body.get("room"))
+        return web.json_response({"player": number(player.seat), "token": token})
 
     async def me(self, request: web.Request) -> web.Response:
-        return web.json_response(text=self._own(self._player(request).seat))
+        """A phone's own view, padded to a size every role shares."""
+        return web.json_response(text=padded(self.service.private(self._player(request))))
 
     async def state(self, request: web.Request) -> web.Response:
-        return web.json_response(self.table.public())
+        return web.json_response(self.service.public())
 
     async def words(self, request: web.Request) -> web.Response:
         """The phone page's words in a language (the table's by default), from the
-        app's catalogues."""
-        lang = request.query.get("lang", self.table.lang)
-        if lang not in LANGUAGES:
-            raise TableError(f"no words in {lang!r}; try one of: {', '.join(LANGUAGES)}")
-        return web.json_response(
-            host_words(lang) if request.query.get("page") == "host" else page_words(lang)
-        )
+        app's catalogues; `page=host`: the host page's."""
+        lang = request.query.get("lang", self.service.table.lang)
+        return web.json_response(self.service.words(lang, request.query.get("page")))
 
     async def vote(self, request: web.Request) -> web.Response:
-        seat = self._player(request)
+        player = self._player(request)
         body = await self._body(request)
-        self.table.vote(seat, body.get("target"))
-        return self._changed()
+        self.service.vote(player, body.get("target"))
+        return self._ok()
 
     async def act(self, request: web.Request) -> web.Response:
         """A night's answer: the same shape for a real prompt and a decoy, padded, and
-        no push (nothing public changes; a group's picks reach its members' next look)."""
-        seat = self._player(request)
+        no push."""
+        player = self._player(request)
         body = await self._body(request)
-        answer = self.table.act(seat, body.get("prompt"), body.get("choose"))
+        answer = self.service.act(player, body.get("prompt"), body.get("choose"))
         return web.json_response(text=padded(answer))
 
     async def turn(self, request: web.Request) -> web.Response:
         """Secret Moon: the player whose turn card was called takes an action; the table
         hears it (the push), the actor alone gets what they learned."""
-        seat = self._player(request)
+        player = self._player(request)
         body = await self._body(request)
-        answer = self.table.turn(seat, body.get("action"), body.get("choose"))
-        self.changed()
+        answer = self.service.turn(player, body.get("action"), body.get("choose"))
         return web.json_response(text=padded(answer))
 
     async def host_start(self, request: web.Request) -> web.Response:
         self._host(request)
         body = await self._body(request)
-        roles = body.get("roles") or {}
-        if not isinstance(roles, dict):
-            raise TableError('"roles" must be an object: {"werewolf": 2, "seer": 1}')
-        deal = body.get("deal", True)
-        if not isinstance(deal, bool):  # "false" as a string is not false
-            raise TableError('"deal" is true (the phones get the cards) or false')
-        self.table.start(roles, deal=deal)
-        return self._changed()
+        self.service.start(body.get("roles"), body.get("deal", True))
+        return self._ok()
 
     async def host_next(self, request: web.Request) -> web.Response:
         self._host(request)
-        await self._pressed_in_this_phase(request)
-        self.table.advance()
-        return self._changed()
+        self.service.press("next", (await self._body(request)).get("from"))
+        return self._ok()
 
     async def host_end(self, request: web.Request) -> web.Response:
         self._host(request)
-        await self._pressed_in_this_phase(request)
-        self.table.end()
-        return self._changed()
-
-    async def _pressed_in_this_phase(self, request: web.Request) -> None:
-        """A host command names the phase it was pressed in (`{"from": phase}`): a
-        second tap that arrives after the first moved the table on is refused (409)
-        and changes nothing, so a double tap on "Go on" never skips the night."""
-        pressed = (await self._body(request)).get("from")
-        if not isinstance(pressed, str):
-            raise TableError('say which phase this was pressed in: {"from": "<phase>"}')
-        if pressed != self.table.phase:
-            raise TableError(
-                f"the table has already moved on from {pressed} (now: {self.table.phase}); "
-                "nothing was changed",
-                "refused",
-            )
+        self.service.press("end", (await self._body(request)).get("from"))
+        return self._ok()
 
     async def host_eliminate(self, request: web.Request) -> web.Response:
         self._host(request)
-        body = await self._body(request)
-        self.table.eliminate(body.get("seat"))
-        return self._changed()
+        self.service.eliminate((await self._body(request)).get("seat"))
+        return self._ok()
 
     async def host_setup(self, request: web.Request) -> web.Response:
         self._host(request)
-        return web.json_response(self._host_view())
+        return web.json_response(self.service.host_view())
 
     # -- the host's seats (issue 16): none of these shows a card -------------------------
 
     async def host_remove(self, request: web.Request) -> web.Response:
         self._host(request)
         body = await self._body(request)
-        self.table.remove(body.get("seat"), body.get("name"))
-        return self._changed()
+        self.service.remove(body.get("seat"), body.get("name"))
+        return self._ok()
 
     async def host_lock(self, request: web.Request) -> web.Response:
         self._host(request)
-        self.table.lock((await self._body(request)).get("locked"))
-        return self._changed()
+        self.service.lock((await self._body(request)).get("locked"))
+        return self._ok()
 
     async def host_order(self, request: web.Request) -> web.Response:
         self._host(request)
-        self.table.reorder((await self._body(request)).get("order"))
-        return self._changed()
+        self.service.reorder((await self._body(request)).get("order"))
+        return self._ok()
 
     async def host_claim(self, request: web.Request) -> web.Response:
         self._host(request)
         body = await self._body(request)
-        self.table.settle_claim(body.get("code"), body.get("confirm"))
-        return self._changed()
+        self.service.settle_claim(body.get("code"), body.get("confirm"))
+        return self._ok()
 
     async def host_again(self, request: web.Request) -> web.Response:
         self._host(request)
         await self._body(request)
-        self.table.play_again()
-        self.announced.clear()  # the last game's winners are not this game's news
-        return self._changed()
+        self.service.again()
+        return self._ok()
 
     async def host_deck(self, request: web.Request) -> web.Response:
         self._host(request)
-        return web.json_response(self.table.deck_count((await self._body(request)).get("roles")))
+        return web.json_response(self.service.deck((await self._body(request)).get("roles")))
 
     async def claim(self, request: web.Request) -> web.Response:
         """A phone without its token asks to take a seat over; the host confirms."""
         body = await self._body(request)
-        code, token = self.table.claim(body.get("room"), body.get("seat"), request.remote or "?")
-        self.changed()
+        code, token = self.service.claim(body.get("room"), body.get("seat"), request.remote or "?")
         return web.json_response({"code": code, "token": token})
 
     async def claim_status(self, request: web.Request) -> web.Response:
-        token = self._token(request)
-        try:
-            return web.json_response(self.table.claim_status(token))
-        except TableError:
-            raise web.HTTPUnauthorized(
-                reason="the host did not confirm this request; ask for your seat again"
-            ) from None
+        status = self.service.claim_status(self._token(request))
+        answer: dict[str, Any] = {"waiting": status.waiting}
+        if status.waiting:
+            answer["code"] = status.code
+        answer["seat"] = number(status.seat)
+        return web.json_response(answer)
 
     @staticmethod
     async def _no_icon(request: web.Request) -> web.Response:
@@ -573,7 +439,7 @@ class TableServer:
 
         import segno  # only when the host page asks for it
 
-        url = f"http://{request.host}/?room={self.table.room}"
+        url = f"http://{request.host}/?room={self.service.table.room}"
         out = io.BytesIO()
         segno.make(url, error="m").save(
             out, kind="svg", scale=8, dark="#000", light="#fff", xmldecl=False, svgclass=None
@@ -589,13 +455,10 @@ class TableServer:
         )
         seat: int | None
         owner: str | None = None
-        if token and self.table.is_host(token):
+        if token and self.service.is_host(token):
             seat = None
-        else:
-            held = self._seat_of(token)  # a sealed game that cannot open: the guard's 409
-            if held is None:
-                return _error(401, "unknown token; join the table again")
-            seat, owner = held.seat, token_hash(token)
+        else:  # an unknown token: 401; a sealed game that cannot open: the guard's 409
+            seat, owner = self.service.player(token).seat, token_hash(token)
         # No compression: a compressed message's length would depend on what it says.
         ws = web.WebSocketResponse(
             heartbeat=20, max_msg_size=4096, compress=False, protocols=("narrator",)

@@ -1,24 +1,20 @@
 """The table's voice: the session's night, and announcements with the players' names.
 
-`Voice` is the contract the server relies on: `say()` and `night()` never block the
-caller (the web server's event loop); lines are spoken in order, one at a time, on
-a worker thread; `night()` calls `done` once the night has been heard to the end.
-A night that fails is not passed as heard: `done` is not called, the error goes to
-`errors` (the host page shows it) and the host decides to go on.
-
-`SessionVoice` is the one implementation: the night is the headless session's
-night phase (`narrator.session`: a `PhaseRunner`, every playback closed, failure a
-state), the lines go through the session's engine. With the real audio engine it
-speaks; with the session's `SilentEngine` (`--no-audio`, and the tests) it keeps
-the same timing in silence, so a silent night also ends by itself.
+`SessionVoice` is the one implementation of the contract the service relies on
+(`service.TableVoice`: lines in order on a worker thread, never blocking the loop;
+`done` once a night has been heard to the end, never for a night that failed). The
+night is the headless session's night phase (`narrator.session`: a `PhaseRunner`,
+every playback closed, failure a state), the lines go through the session's engine.
+With the real audio engine it speaks; with the session's `SilentEngine`
+(`--no-audio`, and the tests) it keeps the same timing in silence, so a silent night
+also ends by itself.
 """
 
 from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 from narrator.session import (
     Clock,
@@ -31,18 +27,8 @@ from narrator.session import (
     SystemClock,
 )
 
-Done = Callable[[str | None], None]
-OnStep = Callable[[int], None]  # the night's script step being heard now
-
-
-class Voice(Protocol):
-    said: list[str]  # every line asked for, in order
-    errors: list[str]  # why a line or a night could not be heard (shown to the host)
-
-    def say(self, text: str, lang: str) -> None: ...
-    def night(self, game: Game, done: Done, on_step: OnStep | None = None) -> None: ...
-    def stop_night(self) -> None: ...
-    def close(self) -> None: ...
+if TYPE_CHECKING:
+    from narrator.table.service import Done, OnStep
 
 
 class SessionVoice:

@@ -20,7 +20,8 @@ from typing import Any
 from narrator.table import Options, Table
 from narrator.table.host import TableHost
 from narrator.table.server import RateLimit
-from narrator.table.voice import Voice, silent_voice
+from narrator.table.service import TableVoice
+from narrator.table.voice import silent_voice
 from tests.unit.helpers import ruleset
 
 
@@ -55,13 +56,14 @@ class HeldClock:
 class Live:
     def __init__(self, host: TableHost) -> None:
         self.server = host.server
+        self.service = host.service
         self.table = host.table
         self.base = host.urls["join"].split("/?")[0]
         self.host_token = host.urls["host_token"]
 
     @property
     def voice(self) -> Any:
-        return self.server.voice
+        return self.service.voice
 
     def call(
         self,
@@ -88,6 +90,12 @@ class Live:
         assert status == 200, body
         return body["player"], body["token"]
 
+    def state(self) -> Any:
+        """The public state, as every phone reads it (`/api/state`)."""
+        status, body = self.call("GET", "/api/state")
+        assert status == 200, body
+        return body
+
     def host(self, action: str, body: Any = None) -> tuple[int, Any]:
         """A host command; `next` and `end` are pressed in the table's phase now."""
         body = dict(body or {})
@@ -101,7 +109,7 @@ def live_table(
     game: str = "onuw",
     lang: str = "en",
     *,
-    voice: Voice | None = None,
+    voice: TableVoice | None = None,
     save_path: Path | None = None,
     limit: RateLimit | None = None,
     options: Options | None = None,

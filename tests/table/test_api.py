@@ -13,7 +13,9 @@ import aiohttp
 import pytest
 
 from narrator.table import Options, Table, load_saved
+from narrator.table.seats import number
 from narrator.table.server import RateLimit
+from tests.session.clock import ManualClock
 from tests.table.live import Live, live_table
 from tests.unit.helpers import ruleset
 
@@ -62,7 +64,7 @@ def test_a_token_reads_only_its_own_card_and_no_public_view_holds_one() -> None:
     with live_table() as live:
         tokens = seated(live)
         assert live.host("start", {"roles": {}})[0] == 200
-        cards = {s.seat: s.card for s in live.table.seats}
+        cards = {number(s.seat): s.card for s in live.table.seats}  # as the wire numbers them
         for seat, token in enumerate(tokens, start=1):
             me = live.call("GET", "/api/me", token=token)[1]
             assert me["seat"] == seat and me["role"] == cards[seat]
@@ -207,11 +209,9 @@ def test_the_rate_limit_refills() -> None:
 def test_a_missing_vote_abstains_at_the_deadline() -> None:
     # The table's clock is the test's: the deadline passes once the phone has seen the
     # vote open (a half-second vote had closed before it connected, on a busy machine).
-    now = [1000.0]
+    clock = ManualClock()
     options = Options(vote_seconds=30)
-    table = Table(
-        ruleset("onuw"), "en", options=options, clock=lambda: now[0], rng=random.Random(0)
-    )
+    table = Table(ruleset("onuw"), "en", options=options, clock=clock, rng=random.Random(0))
     with live_table(table=table) as live:
         tokens = seated(live, 4)
         live.host("start")
@@ -220,7 +220,7 @@ def test_a_missing_vote_abstains_at_the_deadline() -> None:
         live.call("POST", "/api/vote", {"target": 2}, token=tokens[2])
 
         def deadline_passes() -> None:
-            now[0] += 30
+            clock.advance(30)
 
         def ended(view: dict[str, Any]) -> bool:
             return bool(view["state"]["phase"] == "end")

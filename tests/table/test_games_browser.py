@@ -85,8 +85,7 @@ def test_a_lupus_game_over_two_nights_to_the_humans_win(browser: Any, shots: Pat
         live.host("next")
         vote(live, pages, {4: 2, 5: 2, 6: 2}, "Secret ballot")
         wait_phase(live, pages, "The end")
-        assert live.table.reveal is not None
-        assert live.table.reveal["winners"] == {"teams": ["humans"], "seats": [3, 4, 5, 6, 7]}
+        assert live.state()["reveal"]["winners"] == {"teams": ["humans"], "seats": [3, 4, 5, 6, 7]}
         pages[4].screenshot(path=str(shots / "lupus-end.png"))
         assert "Winners: " in pages[4].inner_text("#list")
 
@@ -125,11 +124,10 @@ def test_a_mafia_game_an_arrest_a_public_vote_a_secret_ballot_and_parity(
         pages[1].wait_for_selector("#choices:has-text('no vote')")  # the Prisoner: no ballot
         vote(live, pages, {2: 4, 4: 1}, "Secret ballot")  # 1-1: Ann is nearer to Bo
         wait_phase(live, pages, "The end")
-        result = live.table.result or {}
-        assert "votes" not in result  # the ballot stays secret
+        state = live.state()
+        assert "votes" not in state["result"]  # the ballot stays secret
         assert "The family has decided: Ann is killed and becomes a Ghost." in voice.said
-        assert live.table.reveal is not None
-        assert live.table.reveal["winners"] == {"teams": ["infiltrators"], "seats": [4, 5]}
+        assert state["reveal"]["winners"] == {"teams": ["infiltrators"], "seats": [4, 5]}
 
 
 def test_a_wherewolf_game_the_aura_the_strongest_wolf_the_healer_and_the_stake(
@@ -171,8 +169,7 @@ def test_a_wherewolf_game_the_aura_the_strongest_wolf_the_healer_and_the_stake(
         wait_phase(live, pages, "Night")
         play_night(live, pages, clock, {})
         wait_phase(live, pages, "The end")
-        assert live.table.reveal is not None
-        assert live.table.reveal["winners"] == {"teams": ["village"], "seats": [2, 3, 4, 5]}
+        assert live.state()["reveal"]["winners"] == {"teams": ["village"], "seats": [2, 3, 4, 5]}
         pages[1].screenshot(path=str(shots / "wherewolf-end.png"))
 
 
@@ -215,7 +212,7 @@ def test_a_one_night_game_the_doppelganger_the_drunk_and_the_insomniac(
         live.host("next")
         vote(live, pages, {0: 2, 1: 3, 2: 2, 3: 2, 4: 2}, "Vote")
         wait_phase(live, pages, "The end")
-        reveal = live.table.reveal
+        reveal = live.state()["reveal"]  # seats from 1, as the phones read them
         assert reveal is not None and reveal["cards"]["3"] == "robber"  # the Drunk's swap
         assert reveal["unseen"][0] == "drunk"
         assert reveal["winners"] == {"teams": ["village"], "seats": [1, 3, 4, 5]}
@@ -252,7 +249,7 @@ def test_the_phone_page_is_read_aloud_and_grows_with_the_phone_s_font(
         page.mouse.down()
         team = page.inner_text("#card .team")
         page.mouse.up()
-        assert team.strip() and team.strip() in live.table.public()["team_names"].values()
+        assert team.strip() and team.strip() in live.state()["team_names"].values()
 
 
 def test_secret_moon_s_three_rounds_on_the_phones_and_the_princess_wins(
@@ -275,7 +272,7 @@ def test_secret_moon_s_three_rounds_on_the_phones_and_the_princess_wins(
         live.host("next")
         wait_phase(live, pages, "Day")  # the night: the Princess meets nobody
         for round_ in (1, 2, 3):
-            assert live.table.public()["round"] == round_
+            assert live.state()["round"] == round_
             assert f"Round {round_} of three" in voice.said[-1]
             assert voice.said[-1].endswith("Card 1, your turn.")
             page = pages[round_]  # Bo, then Cy, then Dee: a look at a card set aside
@@ -290,5 +287,5 @@ def test_secret_moon_s_three_rounds_on_the_phones_and_the_princess_wins(
             live.host("next")
         wait_phase(live, pages, "The end")
         assert any("The last round is over." in line for line in voice.said[-3:])
-        reveal = live.table.reveal
+        reveal = live.state()["reveal"]
         assert reveal is not None and reveal["winners"] == {"teams": ["red"], "seats": [1, 2]}

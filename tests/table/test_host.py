@@ -16,6 +16,7 @@ from typing import Any
 import aiohttp
 
 from narrator.table import Options, Table, load_saved, save
+from tests.session.clock import ManualClock
 from tests.table.live import Live, live_table
 from tests.unit.helpers import ruleset
 
@@ -101,7 +102,7 @@ def test_a_seat_moves_to_a_new_phone_mid_game_when_the_host_confirms() -> None:
         tokens = seated(live, ["Ann", "Bo", "Cy", "Dee"])
         assert live.host("start")[0] == 200
         live.host("next")  # the night
-        card = live.table.seat(2).card
+        card = live.table.seats[1].card  # seat 2's
         # a new phone (Bo's private tab was closed) asks for seat 2
         status, asked = live.call("POST", "/api/claim", {"room": live.table.room, "seat": 2})
         assert status == 200 and len(asked["code"]) == 4
@@ -126,7 +127,7 @@ def test_a_seat_moves_to_a_new_phone_mid_game_when_the_host_confirms() -> None:
         assert asyncio.run(_socket_closes(live, tokens[1], confirm)) == 4001
         assert live.call("GET", "/api/me", token=tokens[1])[0] == 401
         me = live.call("GET", "/api/me", token=new)[1]
-        assert me["seat"] == 2 and me["name"] == "Bo" and live.table.seat(2).card == card
+        assert me["seat"] == 2 and me["name"] == "Bo" and live.table.seats[1].card == card
         assert me["role"] is None  # One Night: once the night has begun, nobody's card
         assert live.call("GET", "/api/claim", token=new)[1] == {"waiting": False, "seat": 2}
         assert live.call("GET", "/api/host/setup", token=live.host_token)[1]["claims"] == []
@@ -255,8 +256,8 @@ def test_nan_and_a_string_deal_are_refused() -> None:
 
 def test_a_timer_resumes_with_the_seconds_it_had_left(tmp_path: Path) -> None:
     """Review H19: the deadline does not run on while the server is down."""
-    now = [1000.0]
-    table = Table(ruleset("onuw"), "en", clock=lambda: now[0], options=Options(vote_seconds=30))
+    clock = ManualClock()
+    table = Table(ruleset("onuw"), "en", clock=clock, options=Options(vote_seconds=30))
     for name in ("Ann", "Bo", "Cy"):
         table.join(name, table.room)
     table.lock(True)
@@ -264,11 +265,11 @@ def test_a_timer_resumes_with_the_seconds_it_had_left(tmp_path: Path) -> None:
     table.advance()  # night
     table.advance()  # day
     table.advance()  # the vote: 30 s
-    now[0] += 10
+    clock.advance(10)
     save(table, tmp_path / "g.json")
-    now[0] += 600  # ten minutes down
-    back = load_saved(tmp_path / "g.json", table.ruleset, clock=lambda: now[0])
-    assert back.deadline == now[0] + 20 and back.locked
+    clock.advance(600)  # ten minutes down
+    back = load_saved(tmp_path / "g.json", table.ruleset, clock=clock)
+    assert back.deadline == clock.now() + 20 and back.seats.locked
 
 
 def test_the_host_token_travels_in_a_header_not_in_the_url() -> None:
@@ -294,10 +295,12 @@ def test_an_announcement_is_shown_in_the_phase_it_was_made_in() -> None:
     with live_table() as live:
         seated(live, ["Ann", "Bo", "Cy"])
         live.host("start")
-        assert live.server._shared().endswith(json.dumps(live.server.announced[-1]))
+        said = live.service.announced[-1]
+        assert live.service.said() == said and live.server._shared().endswith(json.dumps(said))
         live.host("next")
         live.host("next")
-        assert live.table.phase == "day" and live.server._shared().endswith('"said": null')
+        assert live.table.phase == "day" and live.service.said() is None
+        assert live.server._shared().endswith('"said": null')
 
 
 def test_the_host_pages_words_come_from_the_catalogues() -> None:

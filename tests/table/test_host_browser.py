@@ -109,7 +109,7 @@ def test_the_host_page_from_the_lobby_to_play_again(browser: Any, shots: Path) -
         assert "Leaves the game: Flo" in result
         host.screenshot(path=str(shots / "host-end.png"), full_page=True)
         # each phone says whether its player won (review P11)
-        reveal = live.table.reveal
+        reveal = live.state()["reveal"]  # as the phones read it: seats from 1
         assert reveal is not None and reveal["judged"]
         for page, seat in zip(pages, [1, 3, 2], strict=True):
             own = "You won." if seat in reveal["winners"]["seats"] else "You lost."
@@ -141,7 +141,7 @@ def test_a_player_moved_to_a_new_phone_mid_game(browser: Any, shots: Path) -> No
         host.wait_for_selector("#phase:text-is('Night 1')")
         go_on(host)
         wait_phase(live, pages, "Day")
-        card = live.table.seat(2).card
+        card = live.table.seats[1].card  # seat 2's
         # Bo's phone lost its token (another browser): joining again is refused...
         new = phone(browser, url)
         new.fill("#name", "Bo")
@@ -171,13 +171,13 @@ def test_a_player_moved_to_a_new_phone_mid_game(browser: Any, shots: Path) -> No
         pages[1].wait_for_selector("#join-form", state="visible")
         token = new.evaluate(f"localStorage.getItem('narrator-table-{live.table.room}')")
         me = live.call("GET", "/api/me", token=token)[1]
-        assert me["seat"] == 2 and me["name"] == "Bo" and live.table.seat(2).card == card
+        assert me["seat"] == 2 and me["name"] == "Bo" and live.table.seats[1].card == card
         # and the new phone plays on: it votes
         go_on(host)
         wait_phase(live, [pages[0], pages[2], new], "Vote")
         new.click("#choices button:text-is('Ann')")
         new.wait_for_selector("#choices button[aria-pressed='true']:text-is('Ann')")
-        assert live.table.ballot == {2: 1}
+        assert live.table.ballot == {1: 0}  # seat 2 voted for seat 1 (indices from 0)
 
 
 def test_the_host_page_in_persian(browser: Any, shots: Path) -> None:
@@ -213,12 +213,13 @@ def test_an_old_host_link_says_what_to_do(browser: Any) -> None:
         host.wait_for_selector("#count:text-is('0 players · this game is for 3 to 10 players')")
 
         async def restart() -> None:
-            live.table.new_host_token()
+            live.table.seats.new_host_token()
             for ws in list(live.server.sockets):
                 await ws.close()
 
-        assert live.server._loop is not None
-        asyncio.run_coroutine_threadsafe(restart(), live.server._loop).result(5)
+        loop = live.service._loop
+        assert isinstance(loop, asyncio.AbstractEventLoop)
+        asyncio.run_coroutine_threadsafe(restart(), loop).result(5)
         host.wait_for_selector("#error:has-text('This host link is no longer valid')")
 
 

@@ -18,8 +18,8 @@ def test_thirty_phones_join_are_dealt_and_vote() -> None:
         assert len({p.token for p in phones}) == 30
         assert sorted(p.seat for p in phones) == list(range(1, 31))
         for phone in phones:
-            me = phone.views[-1]["me"]
-            assert me["seat"] == phone.seat and me["role"] == live.table.seat(phone.seat).card
+            me = phone.views[-1]["me"]  # seats as the wire numbers them, from 1
+            assert me["seat"] == phone.seat and me["role"] == live.table.seats[me["seat"] - 1].card
             # 28 accuse seat 1, two accuse seat 2: the most voted and the runner-up
             assert phone.views[-1]["state"]["result"]["suspects"] == [1, 2]
             assert phone.views[-1]["said"].startswith("The suspects are Player 1 and Player 2.")

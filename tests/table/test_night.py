@@ -216,8 +216,9 @@ def test_a_wherewolf_game_on_the_phones_from_the_deal_to_the_winners() -> None:
     victim and the Healer saves her, the village burns the Pack Leader with every
     other accusation, and the end is judged at the next dawn -- all through the
     table's state, the real night script and the engine."""
-    from narrator.table import Table
+    from narrator.table import Table, views
     from narrator.table.announce import announce
+    from narrator.table.results import Winners
 
     t = Table(ruleset("wherewolf"), "en", rng=random.Random(5))
     for name in NAMES:
@@ -235,27 +236,27 @@ def test_a_wherewolf_game_on_the_phones_from_the_deal_to_the_winners() -> None:
         for index in range(len(t.desk.script.steps)):
             t.night_at(index)
             for seat in t.seats:
-                p = t.private(seat)["prompt"]
+                p = views.private(t, seat)["prompt"]
                 options = [o["id"] for o in p["options"]] if p else []
                 if p and p["max"] and all(c in options for c in picks.get(seat.seat, ["-"])):
                     t.act(seat, p["id"], picks[seat.seat])  # real or decoy: alike
         t.advance()  # dawn
 
-    night({2: ["seat:1"]})  # the Seer asks about Ann
+    night({1: ["seat:1"]})  # the Seer (seat index 1) asks about Ann ("seat:1" as shown)
     assert t.journal[1][-1]["text"] == "Night 1: you asked about Ann: a dark aura (a nod)."
     while t.phase != "verdict":  # day 1: nobody accuses, nobody is a suspect
         t.advance()
-    night({1: ["seat:2"], 3: ["seat:2"]})  # the Pack Leader picks Bo; the Healer heals Bo
+    night({0: ["seat:2"], 2: ["seat:2"]})  # the Pack Leader picks Bo; the Healer heals Bo
     healer = [e for e in t.engine.log if e.kind == "struck"]
     assert healer[-1].targets == ("seat:2",) and healer[-1].to == 2
     assert [e.kind for e in t.events if e.kind == "victims"][-1:] == ["victims"]
     assert announce(t, t.events[-1]) == ["Nobody left the game last night."]
     assert all(s.alive for s in t.seats)
     t.advance()  # the accusation
-    t.vote(t.seat(1), 2)
-    for voter in (2, 3, 4, 5):
-        t.vote(t.seat(voter), 1)  # every other accusation on Ann: burned at once
-    assert t.phase == "verdict" and not t.seat(1).alive
+    t.vote(t.seat(0), 1)
+    for voter in (1, 2, 3, 4):
+        t.vote(t.seat(voter), 0)  # every other accusation on Ann: burned at once
+    assert t.phase == "verdict" and not t.seat(0).alive
     verdict = next(e for e in reversed(t.events) if e.kind == "verdict")
     assert announce(t, verdict) == [
         "Ann is burned at the stake, and leaves the game without showing the card."
@@ -263,7 +264,7 @@ def test_a_wherewolf_game_on_the_phones_from_the_deal_to_the_winners() -> None:
     assert t.reveal is None  # judged at the start of the day, not after the stake
     night({})
     assert t.phase == "end" and t.reveal is not None
-    assert t.reveal["winners"] == {"teams": ["village"], "seats": [2, 3, 4, 5]}
+    assert t.reveal.winners == Winners(("village",), (1, 2, 3, 4))
 
 
 def test_the_doppelganger_follows_up_on_her_phone_and_every_phone_answers_as_often() -> None:

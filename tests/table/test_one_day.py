@@ -19,18 +19,12 @@ from narrator.session import Session, Settings, SilentEngine, SystemClock
 from narrator.table import Options, Table
 from narrator.table.announce import announce
 from narrator.table.lines import line
+from tests.session.clock import ManualClock
 from tests.table.live import live_table
 from tests.table.test_api import ws_views
 from tests.unit.helpers import RULESETS
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
-
-
-class Clock:
-    t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 def edited(tmp_path: Path, seconds: int, first_day: int) -> Path:
@@ -66,7 +60,7 @@ def app_day_timers(path: Path, night: int) -> list[float]:
 
 def phones_day(path: Path, nights: int) -> list[float]:
     """The phones' day: the deadline the table gives its day, night after night."""
-    clock = Clock()
+    clock = ManualClock()
     t = Table(load_ruleset(path), "en", rng=random.Random(1), clock=clock)
     for name in NAMES:
         t.join(name, t.room)
@@ -108,7 +102,7 @@ def test_the_table_plays_the_session_game_at_the_users_pace() -> None:
     assert game.script("night").steps != slow.script("night").steps  # pace shapes the night
 
 
-def _onuw_day(clock: Clock) -> Table:
+def _onuw_day(clock: ManualClock) -> Table:
     t = Table(load_ruleset(RULESETS / "onuw.yaml"), "en", rng=random.Random(1), clock=clock)
     for name in NAMES[:5]:
         t.join(name, t.room)
@@ -130,7 +124,7 @@ def test_the_phones_day_says_the_app_s_warnings_when_the_app_would_and_its_end()
     """The discussion on the phones is the app's day timer, spoken too: each warning
     at its moment before the end ("One minute left."), then the end line as the
     timer runs out, then the vote opens."""
-    clock = Clock()
+    clock = ManualClock()
     t = _onuw_day(clock)
     (timer, *_) = [s for s in t.game().script("day").steps if isinstance(s, Timer)]
     assert timer.warnings and timer.end  # the ruleset's day speaks: this test means it
@@ -138,7 +132,7 @@ def test_the_phones_day_says_the_app_s_warnings_when_the_app_would_and_its_end()
     assert deadline is not None and deadline - clock.t == timer.seconds
     heard: list[tuple[float, str]] = []
     while t.phase == "day":
-        clock.t += 0.2  # the server's tick
+        clock.advance(0.2)  # the server's tick
         t.tick()
         heard += [(clock.t, text) for text in _said(t)]
     warnings = [(round(deadline - w.at, 1), w.text) for w in timer.warnings]
@@ -150,7 +144,7 @@ def test_the_phones_day_says_the_app_s_warnings_when_the_app_would_and_its_end()
 
 
 def test_a_day_the_host_ends_early_says_no_end_and_a_resumed_one_nothing_late() -> None:
-    clock = Clock()
+    clock = ManualClock()
     t = _onuw_day(clock)
     (timer, *_) = [s for s in t.game().script("day").steps if isinstance(s, Timer)]
     assert [w.at for w in timer.warnings] == [60, 10] and t.deadline is not None
@@ -168,7 +162,7 @@ def test_a_day_the_host_ends_early_says_no_end_and_a_resumed_one_nothing_late() 
 def test_the_table_s_voice_and_every_phone_give_the_warning() -> None:
     """Over the network: the server's tick says the warning through the table's
     voice, and the phones' next push shows it as the last thing said."""
-    clock = Clock()
+    clock = ManualClock()
     t = Table(load_ruleset(RULESETS / "onuw.yaml"), "en", rng=random.Random(1), clock=clock)
     with live_table(table=t) as live:
         tokens = [live.join(name)[1] for name in NAMES[:5]]
@@ -193,7 +187,7 @@ def test_the_phones_vote_windows_are_the_ruleset_s(tmp_path: Path) -> None:
     path = tmp_path / "lupus.yaml"
     path.write_text(text.replace(old, "    accusation_seconds: 47\n    ballot_seconds: 13\n"))
     for options, windows in ((Options(), (47, 13)), (Options(accusation_seconds=99), (99, 13))):
-        clock = Clock()
+        clock = ManualClock()
         t = Table(load_ruleset(path), "en", rng=random.Random(1), clock=clock, options=options)
         for name in [*NAMES, "Gus", "Hal"]:
             t.join(name, t.room)
@@ -210,7 +204,7 @@ def test_the_phones_vote_windows_are_the_ruleset_s(tmp_path: Path) -> None:
             t.advance()
         assert t.deadline is not None and t.deadline - clock.t == windows[1]
 
-    onuw = _onuw_day(Clock())
+    onuw = _onuw_day(ManualClock())
     onuw.advance()
     assert onuw.phase == "vote" and onuw.deadline is not None
-    assert onuw.deadline - onuw.clock() == onuw.ruleset.outcome.vote.seconds == 30  # type: ignore[union-attr]
+    assert onuw.deadline - onuw.clock.now() == onuw.ruleset.outcome.vote.seconds == 30  # type: ignore[union-attr]

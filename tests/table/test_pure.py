@@ -19,7 +19,7 @@ def test_a_whole_game_of_table_state_loads_no_web_ui_or_audio_library() -> None:
         "t = Table(get_ruleset('onuw'), 'en')\n"
         "for n in 'ABC': t.join(n, t.room)\n"
         "t.start({}); t.advance(); t.advance(); t.advance()\n"
-        "for s in t.seats: t.vote(s, 1 if s.seat != 1 else 2)\n"
+        "for s in t.seats: t.vote(s, 0 if s.seat != 0 else 1)\n"
         "assert t.phase == 'end'\n"
         "import sys, json; print(json.dumps(sorted(sys.modules)))"
     )

@@ -16,7 +16,14 @@ import pytest
 
 from narrator.table import Table, TableError, load_saved, save
 from narrator.table.saved import GameLock, dump
+from narrator.table.sealed import context, open_with, secret
 from tests.unit.helpers import ruleset
+
+
+def back(t: Table, token: str) -> None:
+    player = t.seats.holding(token)
+    assert player is not None
+    open_with(t, player, token)
 
 
 def a_table() -> Table:
@@ -110,23 +117,25 @@ def test_a_restarted_table_keeps_the_engine_and_the_journals(tmp_path: Path) -> 
     t.start({"werewolf": 2, "seer": 1, "villager": 4})
     assert t.engine is not None
     t.advance()  # night 1
-    t.eliminate(3)  # Cy leaves the table
+    t.eliminate(2)  # Cy leaves the table
     t.advance()  # day
     t.journal[0] = [{"night": 1, "text": "you saw Bo."}]
     path = tmp_path / "game.json"
     save(t, path)
-    back = load_saved(path, ruleset("lupus"))
-    assert back.engine is None and back.journal == {}  # sealed until two phones are back
-    back.seat_of(tokens[4])
-    back.seat_of(tokens[0])
-    assert back.engine is not None and back.engine.snapshot() == t.engine.snapshot()
-    assert back.engine.tombstone == 2 and not back.engine.seats[2].alive
-    assert back.journal == {0: [{"night": 1, "text": "you saw Bo."}]}
-    back.advance()  # the accusation, counted by the restored engine
-    for seat in back.seats:
-        if seat.seat in back.voters():
-            back.vote(seat, 1 if seat.seat != 1 else 2)
-    assert back.suspects and back.engine.log[-1].kind in ("suspects", "death", "nobody_dies")
+    resumed = load_saved(path, ruleset("lupus"))
+    assert resumed.engine is None and resumed.journal == {}  # sealed until two are back
+    back(resumed, tokens[4])
+    back(resumed, tokens[0])
+    assert resumed.engine is not None and resumed.engine.snapshot() == t.engine.snapshot()
+    assert resumed.engine.tombstone == 2 and not resumed.engine.seats[2].alive
+    assert resumed.last_out == 2  # the table's seats and the engine's: one numbering
+    assert resumed.journal == {0: [{"night": 1, "text": "you saw Bo."}]}
+    resumed.advance()  # the accusation, counted by the restored engine
+    for seat in resumed.seats:
+        if seat.seat in resumed.voters():
+            resumed.vote(seat, 0 if seat.seat != 0 else 1)
+    assert resumed.suspects
+    assert resumed.engine.log[-1].kind in ("suspects", "death", "nobody_dies")
 
 
 @pytest.mark.parametrize(
@@ -146,15 +155,16 @@ def test_a_sealed_engine_that_does_not_fit_is_one_line(
     t = Table(ruleset("lupus"), "en", rng=random.Random(3))
     tokens = [t.join(name, t.room)[1] for name in ("Ann", "Bo", "Cy", "Dee", "Eve", "Fay", "Gus")]
     t.start({"werewolf": 2, "seer": 1, "villager": 4})
-    secret = t.secret()
-    change(secret["engine"])
+    secrets = secret(t)
+    change(secrets["engine"])
     data = dump(t)
-    data["sealed"] = t.vault.seal(secret, t.context, {s.seat: s.token_hash for s in t.seats})
+    points = {s.seat + 1: s.token_hash for s in t.seats}  # a share's point is never 0
+    data["sealed"] = t.vault.seal(secrets, context(t), points)
     path = tmp_path / "game.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    back = load_saved(path, ruleset("lupus"))
-    back.seat_of(tokens[0])
+    resumed = load_saved(path, ruleset("lupus"))
+    back(resumed, tokens[0])
     with pytest.raises(TableError) as info:
-        back.seat_of(tokens[1])
+        back(resumed, tokens[1])
     message = str(info.value)
     assert why in message and "\n" not in message

@@ -13,22 +13,17 @@ import pytest
 from narrator.moderator import Game as Engine
 from narrator.rules import Ruleset, parse_ruleset
 from narrator.script import Plan, Say, build_script
-from narrator.table import Table, TableError, load_saved, save
+from narrator.table import Player, Table, TableError, load_saved, save, views
 from narrator.table.lines import describe
 from narrator.table.names import MAX_NAME, clean_name
+from narrator.table.results import VerdictResult, VoteResult, Winners
 from narrator.table.saved import dump
+from narrator.table.sealed import open_with, secret
+from tests.session.clock import ManualClock
 from tests.unit.helpers import ruleset
 
 RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo"]
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 def table(game: str, players: int, seed: int = 1, lang: str = "en", **kw: object) -> Table:
@@ -43,6 +38,14 @@ def rig(t: Table, cards: list[str]) -> None:
         seat.card = card
     if t.engine is not None:
         t.engine = Engine.deal(t.ruleset, [s.name for s in t.seats], cards, list(t.unseen))
+
+
+def back(t: Table, token: str) -> Player:
+    """A phone back with its token (after a restart: its share of the sealed game)."""
+    player = t.seats.holding(token)
+    assert player is not None
+    open_with(t, player, token)
+    return player
 
 
 def to_day(t: Table) -> None:
@@ -105,23 +108,22 @@ def test_a_look_alike_of_a_name_at_the_table_is_taken(look_alike: str) -> None:
 
 def test_join_gives_seats_in_order_and_unguessable_tokens() -> None:
     t = table("onuw", 3)
-    assert [s.seat for s in t.seats] == [1, 2, 3]
+    assert [s.seat for s in t.seats] == [0, 1, 2]  # seat indices: 0-based
+    assert [p["seat"] for p in views.public(t)["players"]] == [1, 2, 3]  # as shown
     tokens = t.tokens  # type: ignore[attr-defined]
     assert len(set(tokens)) == 3 and all(len(tok) >= 43 for tok in tokens)  # 256 bits
-    assert t.seat_of(tokens[1]).name == "Bo"
+    assert back(t, tokens[1]).name == "Bo"
     # only a hash is kept: no token appears in the table's saved form
     saved = json.dumps(dump(t))
     assert not any(tok in saved for tok in tokens)
-    with pytest.raises(TableError) as err:
-        t.seat_of(secrets.token_urlsafe(32))
-    assert err.value.kind == "not_found"
+    assert t.seats.holding(secrets.token_urlsafe(32)) is None
 
 
 def test_join_refuses_wrong_room_taken_name_late_and_full() -> None:
     t = table("onuw", 3)
     with pytest.raises(TableError, match="no room"):
         t.join("Kim", "ZZZZ")
-    assert t.join("Kim", t.room.lower())[0] == 4  # the code is not case-sensitive
+    assert t.join("Kim", t.room.lower())[0].seat == 3  # the code is not case-sensitive
     with pytest.raises(TableError, match="taken"):
         t.join("ann", t.room)
     for name in NAMES[4:10]:
@@ -172,7 +174,8 @@ def test_secret_moon_with_five_removes_the_priestess_or_a_guard_then_sets_two_as
         t.start({})
         assert len(t.removed) == 1 and len(t.unseen) == 2 and all(s.card for s in t.seats)
         removed.update(t.removed)
-        assert "removed" not in json.dumps(t.public()) or t.public()["reveal"] is None
+        public = views.public(t)
+        assert "removed" not in json.dumps(public) or public["reveal"] is None
     assert set(removed) == {"priestess", "guard"}
     assert 160 <= removed["priestess"] <= 240, removed  # 200 expected; 1 in 5 gives ~80
 
@@ -196,7 +199,7 @@ def test_the_deal_is_shuffled() -> None:
         t = table("onuw", 5, seed=seed)
         t.start({})
         wolves.update(s.seat for s in t.seats if s.card == "werewolf")
-    assert set(wolves) == {1, 2, 3, 4, 5}
+    assert set(wolves) == {0, 1, 2, 3, 4}
 
 
 def test_no_public_view_shows_a_card_before_the_end() -> None:
@@ -204,7 +207,7 @@ def test_no_public_view_shows_a_card_before_the_end() -> None:
     t.start({})
     cards = {s.card for s in t.seats} | set(t.unseen)
     for _ in range(3):
-        public = t.public()
+        public = views.public(t)
         assert public["reveal"] is None
         # the box's role names and the deck's counts are public; nothing else may
         # name a card
@@ -215,7 +218,7 @@ def test_no_public_view_shows_a_card_before_the_end() -> None:
         assert not any(f'"{c}"' in text for c in cards)
         t.advance()
     assert t.phase == "vote"
-    me = t.private(t.seats[0])
+    me = views.private(t, t.seats[0])
     # One Night: by day nobody may look at their card again (review H8)
     assert me["role"] is None and me["card"] is None
     assert set(me) >= {"name", "seat", "role", "alive", "phase"}
@@ -226,7 +229,7 @@ def test_the_card_says_what_the_role_does_in_the_game_language() -> None:
     t.start({"seer": 1, "werewolf": 2, "robber": 1, "troublemaker": 1, "villager": 3})
     seer = t.seats[0]
     seer.card = "seer"
-    card = t.private(seer)["card"]
+    card = views.private(t, seer)["card"]
     assert card["name"] == "پیشگو" and card["team"] == "روستا" and card["text"].startswith("در شب")
 
 
@@ -234,30 +237,31 @@ def test_the_card_says_what_the_role_does_in_the_game_language() -> None:
 
 
 def test_one_night_vote_reveals_everything_at_once() -> None:
-    clock = Clock()
+    clock = ManualClock()
     t = table("onuw", 5, clock=clock)
     to_day(t)
     assert t.phase == "day"
     with pytest.raises(TableError, match="no vote"):
-        t.vote(t.seats[0], 2)
+        t.vote(t.seats[0], 1)
     t.advance()
     window = t.ruleset.outcome.vote.seconds  # type: ignore[union-attr]
-    assert t.phase == "vote" and t.deadline == clock.t + window
+    assert t.phase == "vote" and t.deadline == clock.now() + window
     s = t.seats
-    t.vote(s[0], 3)
-    t.vote(s[1], 3)
-    t.vote(s[0], 2)  # a player may change their mind until the reveal
-    assert t.public()["result"] is None and t.public()["voted"] == 2
-    with pytest.raises(TableError, match="no seat"):
-        t.vote(s[2], 9)
+    t.vote(s[0], 2)
+    t.vote(s[1], 2)
+    t.vote(s[0], 1)  # a player may change their mind until the reveal
+    assert views.public(t)["result"] is None and views.public(t)["voted"] == 2
+    with pytest.raises(TableError, match="there is no seat 9 at this table"):
+        t.vote(s[2], 8)  # said as the players number the seats
     with pytest.raises(TableError, match="cannot vote"):
-        t.vote(s[2], 3)  # not yourself
-    t.vote(s[2], 2)
-    t.vote(s[3], 1)
-    clock.t += window  # seat 5 never votes: abstains
+        t.vote(s[2], 2)  # not yourself
+    t.vote(s[2], 1)
+    t.vote(s[3], 0)
+    clock.advance(window)  # seat 5 never votes: abstains
     assert t.tick()
     assert t.phase == "end"
-    assert t.result == {
+    assert t.result == VoteResult(votes={0: 1, 1: 2, 2: 1, 3: 0}, dead=(1,), shot=())
+    assert views.public(t)["result"] == {  # the pages' JSON, as it always was
         "kind": "vote",
         "votes": {"1": 2, "2": 3, "3": 2, "4": 1},
         "dead": [2],
@@ -265,7 +269,7 @@ def test_one_night_vote_reveals_everything_at_once() -> None:
     }
     assert not t.seats[1].alive
     reveal = t.reveal
-    assert reveal is not None and len(reveal["cards"]) == 5 and len(reveal["unseen"]) == 3
+    assert reveal is not None and len(reveal.cards) == 5 and len(reveal.unseen) == 3
     assert [e.kind for e in t.events] == ["dealt", "night", "vote", "dead", "end"]
 
 
@@ -275,9 +279,9 @@ def test_one_night_hunter_shot_is_his_vote() -> None:
     rig(t, ["hunter", "werewolf", "villager", "seer"])  # the cards in front of the players
     t.advance(), t.advance(), t.advance()
     a, b, c, d = t.seats
-    t.vote(b, 1), t.vote(c, 1), t.vote(d, 3), t.vote(a, 2)  # hunter dies, points at the wolf
-    assert t.result is not None and t.result["dead"] == [1] and t.result["shot"] == [2]
-    assert t.reveal is not None and t.reveal["winners"]["teams"] == ["village"]
+    t.vote(b, 0), t.vote(c, 0), t.vote(d, 2), t.vote(a, 1)  # hunter dies, points at the wolf
+    assert isinstance(t.result, VoteResult) and t.result.dead == (0,) and t.result.shot == (1,)
+    assert t.reveal is not None and t.reveal.winners.teams == ("village",)
     assert [e.kind for e in t.events][-3:] == ["dead", "shot", "end"]
 
 
@@ -299,41 +303,41 @@ def lupus_day() -> Table:
     ]
     rig(t, cards)
     t.advance()  # night 1
-    t.eliminate(8)  # the wolves' victim, told by the host until night actions are on phones
+    t.eliminate(7)  # the wolves' victim (seat 8), told by the host (physical cards)
     t.advance()  # day
     return t
 
 
 def test_lupus_day_ghosts_accuse_but_do_not_vote_in_the_ballot() -> None:
     t = lupus_day()
-    assert [e.kind for e in t.events][-1] == "victims" and t.events[-1].seats == (8,)
-    assert t.last_out == 8
+    assert [e.kind for e in t.events][-1] == "victims" and t.events[-1].seats == (7,)
+    assert t.last_out == 7
     t.advance()
-    assert t.phase == "accusation" and 8 in t.voters()
-    ghost = t.seat(8)
-    t.vote(ghost, 2)  # Ghosts accuse
+    assert t.phase == "accusation" and 7 in t.voters()
+    ghost = t.seat(7)
+    t.vote(ghost, 1)  # Ghosts accuse
     with pytest.raises(TableError, match="cannot vote"):
-        t.vote(t.seat(1), 8)  # but cannot be accused
-    for voter, target in [(1, 2), (2, 3), (3, 5), (4, 5), (5, 3), (6, 2)]:
+        t.vote(t.seat(0), 7)  # but cannot be accused
+    for voter, target in [(0, 1), (1, 2), (2, 4), (3, 4), (4, 2), (5, 1)]:
         t.vote(t.seat(voter), target)
-    # 2 and 5 and 3: seat 2 has 3 votes; 3 and 5 have 2; the Tombstone is at 8, so
-    # going clockwise 1, 2, 3 ... seat 3 is closer than seat 5.
-    t.vote(t.seat(7), 4)
-    assert t.phase == "defence" and t.suspects == [2, 3]
-    assert t.result is not None and t.result["suspects"] == [2, 3]
+    # (seat indices) 1 and 4 and 2: seat 1 has 3 votes; 2 and 4 have 2; the Tombstone
+    # is at 7, so going clockwise 0, 1, 2 ... seat 2 is closer than seat 4.
+    t.vote(t.seat(6), 3)
+    assert t.phase == "defence" and t.suspects == [1, 2]
+    assert t.result is not None and t.result.suspects == (1, 2)
     t.advance()
-    assert t.phase == "ballot" and sorted(t.voters()) == [1, 4, 5, 6, 7]
+    assert t.phase == "ballot" and sorted(t.voters()) == [0, 3, 4, 5, 6]
     with pytest.raises(TableError, match="no vote"):
-        t.vote(ghost, 2)  # Ghosts do not vote in the ballot
+        t.vote(ghost, 1)  # Ghosts do not vote in the ballot
     with pytest.raises(TableError, match="no vote"):
-        t.vote(t.seat(2), 3)  # nor do the suspects
+        t.vote(t.seat(1), 2)  # nor do the suspects
     with pytest.raises(TableError, match="cannot vote"):
-        t.vote(t.seat(1), 4)  # only for a suspect
-    for voter, target in [(1, 2), (4, 3), (5, 3), (6, 2), (7, 2)]:
+        t.vote(t.seat(0), 3)  # only for a suspect
+    for voter, target in [(0, 1), (3, 2), (4, 2), (5, 1), (6, 1)]:
         t.vote(t.seat(voter), target)
-    assert t.phase == "verdict" and not t.seat(2).alive
-    # the ballot's result shows the counts, never who voted for whom
-    assert t.result == {
+    assert t.phase == "verdict" and not t.seat(1).alive
+    # the ballot's result shows the counts (the pages' JSON numbers the seats from 1)
+    assert views.public(t)["result"] == {
         "kind": "verdict",
         "counts": {"2": 3, "3": 2},
         "condemned": 2,
@@ -341,39 +345,36 @@ def test_lupus_day_ghosts_accuse_but_do_not_vote_in_the_ballot() -> None:
         # Lupus counts the ballot in the open (audit 3, finding 3): who voted for whom
         "votes": {"1": 2, "4": 3, "5": 3, "6": 2, "7": 2},
     }
-    assert t.last_out == 2  # the Tombstone passes
+    assert t.last_out == 1  # the Tombstone passes
     t.advance()
     assert t.phase == "night" and t.night == 2
 
 
 def test_lupus_ballot_tie_goes_to_the_suspect_closer_to_the_tombstone() -> None:
-    clock = Clock()
+    clock = ManualClock()
     t = lupus_day()
     t.clock = clock
     t.advance()
     t.suspects = []
-    for voter, target in [(1, 6), (2, 6), (3, 1), (4, 1)]:
+    for voter, target in [(0, 5), (1, 5), (2, 0), (3, 0)]:
         t.vote(t.seat(voter), target)
-    clock.t += 1e6
+    clock.advance(1e6)
     t.tick()  # the others abstain
-    assert t.suspects == [1, 6]  # tied 2-2; seat 1 is closer to the Tombstone (8)
+    assert t.suspects == [0, 5]  # tied 2-2; seat 0 is closer to the Tombstone (7)
     t.advance()
-    t.vote(t.seat(2), 6), t.vote(t.seat(3), 1)
-    clock.t += 1e6
+    t.vote(t.seat(1), 5), t.vote(t.seat(2), 0)
+    clock.advance(1e6)
     t.tick()
-    assert t.result is not None and t.result["condemned"] == 1
+    assert t.result is not None and views.public(t)["result"]["condemned"] == 1  # seat 1
 
 
 def test_lupus_ends_when_the_wolves_equal_the_humans() -> None:
-    t = lupus_day()  # seat 8 is out; wolves 2 and 5 against five humans
-    t.eliminate(1), t.eliminate(3)
+    t = lupus_day()  # seat 7 is out; wolves 1 and 4 against five humans
+    t.eliminate(0), t.eliminate(2)
     assert t.phase == "day"
-    t.eliminate(4)  # two wolves, two humans
+    t.eliminate(3)  # two wolves, two humans
     assert t.phase == "end"
-    assert t.reveal is not None and t.reveal["winners"] == {
-        "teams": ["werewolves"],
-        "seats": [2, 5],
-    }
+    assert t.reveal is not None and t.reveal.winners == Winners(("werewolves",), (1, 4))
 
 
 # -- Mafia and Wherewolf ------------------------------------------------------------
@@ -383,33 +384,34 @@ def test_mafia_prisoners_vote_publicly_and_ties_go_to_the_nearest_to_the_arreste
     t = table("mafia_infiltrators", 6)
     t.start({}, deal=False)  # physical cards: the host records the arrest
     t.advance()
-    t.eliminate(4)  # arrested
-    assert t.last_arrested == 4
+    t.eliminate(3)  # arrested
+    assert t.last_arrested == 3
     t.advance(), t.advance()
-    assert 4 in t.voters()
-    for voter, target in [(4, 1), (1, 6), (2, 3), (3, 5), (5, 1), (6, 5)]:
+    assert 3 in t.voters()
+    for voter, target in [(3, 0), (0, 5), (1, 2), (2, 4), (4, 0), (5, 4)]:
         t.vote(t.seat(voter), target)
-    # 1 and 5 have two votes each: both suspects (5 is nearest to 4, then 1)
-    assert t.suspects == [5, 1]
+    # 0 and 4 have two votes each: both suspects (4 is nearest to 3, then 0)
+    assert t.suspects == [4, 0]
     t.advance()
-    assert sorted(t.voters()) == [2, 3, 6]
+    assert sorted(t.voters()) == [1, 2, 5]
 
 
 def test_wherewolf_the_dead_do_not_vote_and_one_with_every_vote_burns_at_once() -> None:
     t = table("wherewolf", 5)
     t.start({})
     t.advance()
-    t.eliminate(5)
+    t.eliminate(4)
     t.advance(), t.advance()
-    assert t.phase == "accusation" and 5 not in t.voters()
-    for voter in (1, 2):
-        t.vote(t.seat(voter), 3)
-    t.vote(t.seat(3), 1)
-    t.vote(t.seat(4), 1)
-    assert t.phase == "defence" and t.suspects == [1, 3]  # tied for the most: both
+    assert t.phase == "accusation" and 4 not in t.voters()
+    for voter in (0, 1):
+        t.vote(t.seat(voter), 2)
+    t.vote(t.seat(2), 0)
+    t.vote(t.seat(3), 0)
+    assert t.phase == "defence" and t.suspects == [0, 2]  # tied for the most: both
     t.advance()
-    t.vote(t.seat(2), 1), t.vote(t.seat(4), 3)
-    assert t.phase in ("verdict", "end") and t.result is not None and t.result["condemned"] is None
+    t.vote(t.seat(1), 0), t.vote(t.seat(3), 2)
+    assert t.phase in ("verdict", "end") and isinstance(t.result, VerdictResult)
+    assert t.result.condemned is None
 
 
 def test_wherewolf_every_other_accusation_on_one_player_burns_at_once() -> None:
@@ -417,11 +419,11 @@ def test_wherewolf_every_other_accusation_on_one_player_burns_at_once() -> None:
     t = table("wherewolf", 5)
     t.start({}, deal=False)
     t.advance(), t.advance(), t.advance()
-    for voter in (1, 2, 4, 5):
-        t.vote(t.seat(voter), 3)
-    t.vote(t.seat(3), 1)
-    assert t.phase == "verdict" and t.result is not None and t.result["condemned"] == 3
-    assert t.suspects == [] and not t.seat(3).alive
+    for voter in (0, 1, 3, 4):
+        t.vote(t.seat(voter), 2)
+    t.vote(t.seat(2), 0)
+    assert t.phase == "verdict" and isinstance(t.result, VerdictResult)
+    assert t.result.condemned == 2 and t.suspects == [] and not t.seat(2).alive
 
 
 # -- physical cards, the end, saving -------------------------------------------------------
@@ -430,20 +432,19 @@ def test_wherewolf_every_other_accusation_on_one_player_burns_at_once() -> None:
 def test_with_physical_cards_the_phones_only_vote() -> None:
     t = table("onuw", 4)
     t.start({}, deal=False)
-    assert all(s.card is None for s in t.seats) and t.private(t.seats[0])["role"] is None
+    assert all(s.card is None for s in t.seats) and views.private(t, t.seats[0])["role"] is None
     t.advance(), t.advance(), t.advance()
     for s in t.seats:
-        t.vote(s, 1 if s.seat != 1 else 2)
-    assert (
-        t.phase == "end" and t.result is not None and t.result["dead"] == [1] and t.reveal is None
-    )
+        t.vote(s, 0 if s.seat != 0 else 1)
+    assert t.phase == "end" and isinstance(t.result, VoteResult)
+    assert t.result.dead == (0,) and t.reveal is None
 
 
 def test_secret_moon_with_physical_cards_has_no_turns_the_host_ends_it() -> None:
     t = table("secret_moon", 6)
     t.start({}, deal=False)
     t.advance(), t.advance()
-    assert t.private(t.seats[0])["turns"] == []
+    assert views.private(t, t.seats[0])["turns"] == []
     t.advance()
     assert t.phase == "end" and t.reveal is None  # nobody judged: no winner is named
     with pytest.raises(TableError):
@@ -454,29 +455,29 @@ def test_secret_moon_with_physical_cards_has_no_turns_the_host_ends_it() -> None
         assert dealt.phase == "day"
         dealt.advance()
     assert dealt.phase == "end" and dealt.reveal is not None
-    assert dealt.reveal["winners"]["teams"] == ["red"]
+    assert dealt.reveal.winners.teams == ("red",)
 
 
 def test_saved_game_resumes_mid_vote_with_the_same_seats(tmp_path: Path) -> None:
     t = table("onuw", 5)
-    host = t.new_host_token()
+    host = t.seats.new_host_token()
     to_day(t)
     t.advance()
-    t.vote(t.seats[0], 2)
+    t.vote(t.seats[0], 1)
     path = tmp_path / "game.json"
     save(t, path)
-    back = load_saved(path, ruleset("onuw"))
+    resumed = load_saved(path, ruleset("onuw"))
     tokens = t.tokens  # type: ignore[attr-defined]
-    assert back.seat_of(tokens[3]).seat == 4 and back.is_host(host)
-    assert back.seat_of(tokens[0]).seat == 1  # the second phone back: the game opens
-    assert back.secret() == t.secret()
+    assert back(resumed, tokens[3]).seat == 3 and resumed.seats.is_host(host)
+    assert back(resumed, tokens[0]).seat == 0  # the second phone back: the game opens
+    assert secret(resumed) == secret(t)
     moved = ("sealed", "version", "deadline")  # the deadline waited while it was sealed
-    public = {k: v for k, v in dump(back).items() if k not in moved}
+    public = {k: v for k, v in dump(resumed).items() if k not in moved}
     assert public == {k: v for k, v in dump(t).items() if k not in moved}
-    assert back.deadline == pytest.approx(t.deadline, abs=1.0)
-    assert back.private(back.seats[0])["my_vote"] == 2
-    back.vote(back.seats[1], 1)
-    assert back.phase == "vote"
+    assert resumed.deadline == pytest.approx(t.deadline, abs=1.0)
+    assert views.private(resumed, resumed.seats[0])["my_vote"] == 2  # seat 2, as shown
+    resumed.vote(resumed.seats[1], 0)
+    assert resumed.phase == "vote"
 
 
 def test_a_broken_saved_game_is_one_clear_line(tmp_path: Path) -> None:
@@ -523,7 +524,7 @@ def test_a_many_night_deck_the_engine_cannot_run_is_refused_and_the_default_deck
     t.start({}, deal=True)
     assert "priest" not in t.roles and t.engine is not None
     mafia = table("mafia_infiltrators", 7)
-    assert set(mafia.host()["recommended"]) <= {"torturer", "gangster", "agent"}
+    assert set(views.host(mafia)["recommended"]) <= {"torturer", "gangster", "agent"}
     mafia.start({})
     assert sorted(t for t in mafia.roles) == ["agent", "gangster", "torturer"]
     physical = table("mafia_infiltrators", 7)
@@ -578,28 +579,28 @@ def test_secret_moon_turns_are_played_on_the_phones_and_the_engine_ends_the_game
     from narrator.table.announce import announce
 
     t = secret_moon_day()
-    assert t.public()["round"] == 1 and t.public()["centre"] == 2
+    assert views.public(t)["round"] == 1 and views.public(t)["centre"] == 2
     said = announce(t, t.events[-1])[0]
     assert "Round 1 of three" in said and said.endswith("Card 1, your turn.")
     # every phone gets the same actions, a Guard's too (what it may not take is said
     # only when tried)
-    assert [a["id"] for a in t.private(t.seat(5))["turns"]] == [
-        a["id"] for a in t.private(t.seat(1))["turns"]
+    assert [a["id"] for a in views.private(t, t.seat(4))["turns"]] == [
+        a["id"] for a in views.private(t, t.seat(0))["turns"]
     ]
     with pytest.raises(TableError, match="cannot capture"):
-        t.turn(t.seat(5), "capture", ["seat:4"])
+        t.turn(t.seat(4), "capture", ["seat:4"])  # the engine's option ids: seat 4 as shown
     # a centre card inspected: only the actor learns it, in their journal
-    learned = t.turn(t.seat(5), "inspect", ["centre:1"])
+    learned = t.turn(t.seat(4), "inspect", ["centre:1"])
     assert learned["learned"][0]["text"] == "Round 1: you looked at centre card 1: the Guard."
     assert t.journal[4][-1] == learned["learned"][0]
     said = announce(t, t.events[-1])[0]
-    assert said == f"{t.seat(5).name} secretly inspects centre card 1. Card 2, your turn."
+    assert said == f"{t.seat(4).name} secretly inspects centre card 1. Card 2, your turn."
     assert "Guard" not in said
-    t.turn(t.seat(1), "interrogate", ["seat:4"])
-    assert f"{t.seat(4).name} answers: I am the Minister." in announce(t, t.events[-1])[0]
-    t.turn(t.seat(2), "capture", ["seat:4"])
-    assert t.phase == "end" and not t.seat(4).alive
-    assert t.reveal is not None and t.reveal["winners"]["teams"] == ["red"]
+    t.turn(t.seat(0), "interrogate", ["seat:4"])
+    assert f"{t.seat(3).name} answers: I am the Minister." in announce(t, t.events[-1])[0]
+    t.turn(t.seat(1), "capture", ["seat:4"])
+    assert t.phase == "end" and not t.seat(3).alive
+    assert t.reveal is not None and t.reveal.winners.teams == ("red",)
 
 
 def _day_script_rounds(t: Table) -> list[str]:
@@ -649,27 +650,28 @@ def test_a_users_round_lines_with_other_placeholders_are_said_as_the_script_says
 
 def test_secret_moon_three_rounds_pass_and_the_princess_wins() -> None:
     t = secret_moon_day()
-    t.turn(t.seat(1), "hide", ["seat:1"])
-    with pytest.raises(TableError, match=f"cannot choose {t.seat(1).name}"):
-        t.turn(t.seat(4), "accuse", ["seat:1", "role:princess"])
+    t.turn(t.seat(0), "hide", ["seat:1"])
+    with pytest.raises(TableError, match=f"cannot choose {t.seat(0).name}"):
+        t.turn(t.seat(3), "accuse", ["seat:1", "role:princess"])
     t.advance()  # round 2
     t.advance()  # round 3
     with pytest.raises(TableError, match="nobody may hide in round 3"):
-        t.turn(t.seat(1), "hide", ["seat:1"])
+        t.turn(t.seat(0), "hide", ["seat:1"])
     t.advance()  # the last round is over
     assert t.phase == "end" and t.reveal is not None
-    assert t.reveal["winners"] == {"teams": ["red"], "seats": [1, 2, 3]}
-    assert t.reveal["judged"] is True
+    assert t.reveal.winners == Winners(("red",), (0, 1, 2))
+    assert views.public(t)["reveal"]["winners"] == {"teams": ["red"], "seats": [1, 2, 3]}
+    assert t.reveal.judged is True
 
 
 def test_a_turn_out_of_place_is_refused() -> None:
     t = secret_moon_day()
     for action, choose in [(3, []), ("inspect", "seat:2"), ("inspect", ["seat:2"] * 9)]:
         with pytest.raises(TableError):
-            t.turn(t.seat(1), action, choose)
+            t.turn(t.seat(0), action, choose)
     lupus = lupus_day()
     with pytest.raises(TableError, match="no turns now"):
-        lupus.turn(lupus.seat(1), "inspect", ["seat:2"])
+        lupus.turn(lupus.seat(0), "inspect", ["seat:2"])
 
 
 def test_by_day_the_one_night_card_is_gone_and_a_player_out_by_hand_is_said() -> None:
@@ -679,10 +681,11 @@ def test_by_day_the_one_night_card_is_gone_and_a_player_out_by_hand_is_said() ->
 
     t = table("onuw", 5)
     t.start({})
-    assert t.private(t.seats[0])["role"] == t.seats[0].card  # looking at the card
+    assert views.private(t, t.seats[0])["role"] == t.seats[0].card  # looking at the card
     t.advance()
-    assert t.private(t.seats[0])["role"] is None and t.private(t.seats[0])["card"] is None
+    me = views.private(t, t.seats[0])
+    assert me["role"] is None and me["card"] is None
     lupus = lupus_day()
-    lupus.eliminate(3)
+    lupus.eliminate(2)
     assert lupus.events[-1].kind == "out"
-    assert announce(lupus, lupus.events[-1]) == [f"{lupus.seat(3).name} leaves the game."]
+    assert announce(lupus, lupus.events[-1]) == [f"{lupus.seat(2).name} leaves the game."]

@@ -1,0 +1,359 @@
+"""One table, served: the commands any front end sends, and what follows each change.
+
+`TableService` is the table as a service, with no web framework: the web server
+(`server.py`, HTTP and WebSockets only) and the app's Table mode (`host.py`) drive
+the same one. It owns what a front end must not write twice:
+
+- **who is asking**: a phone's token to its player (`player`; a phone back after a
+  restart opens the sealed game, as a command: `sealed.open_with`), the host's token;
+- **the input checks**: each command's values are checked once, here (a deck is an
+  object, `"deal"` a boolean, a seat a display number from the wire -> `SeatIndex`,
+  a host command names the phase it was pressed in);
+- **after every change** (`changed`): the table's announcements to the voice (and
+  the last one to every page), the night started or stopped by the phase, the voice's
+  "night heard to the end" as the table's next phase, the saved game, and one push
+  to every listener -- at most every PUSH_GAP seconds, the first at once;
+- **the clock**: every TICK seconds a deadline that has passed moves the table on,
+  and a voice that failed is shown to the host at once.
+
+Everything runs on one event loop (`Loop`: an asyncio loop fits); the voice calls
+back from its own thread through `call_soon_threadsafe`. Nothing here blocks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+from narrator.i18n import LANGUAGES
+from narrator.session.game import Game
+from narrator.table import views
+from narrator.table.announce import announce
+from narrator.table.errors import TableError
+from narrator.table.lines import host_words, page_words
+from narrator.table.saved import save
+from narrator.table.sealed import open_with
+from narrator.table.seats import ClaimStatus, Player, SeatIndex, index_of
+from narrator.table.state import Table
+
+Done = Callable[[str | None], None]  # a night heard to the end (None) or failed (why)
+OnStep = Callable[[int], None]  # the night's script step being heard now
+
+
+class TableVoice(Protocol):
+    """The voice the service speaks through (`voice.SessionVoice`). `say()` and
+    `night()` never block the caller (the service's loop); lines are spoken in
+    order, one at a time, on a worker thread; `night()` calls `done` once the night
+    has been heard to the end. A night that fails is not passed as heard: `done` is
+    not called, the error goes to `errors` (the host page shows it) and the host
+    decides to go on."""
+
+    said: list[str]  # every line asked for, in order
+    errors: list[str]  # why a line or a night could not be heard (shown to the host)
+
+    def say(self, text: str, lang: str) -> None: ...
+    def night(self, game: Game, done: Done, on_step: OnStep | None = None) -> None: ...
+    def stop_night(self) -> None: ...
+    def close(self) -> None: ...
+
+
+PUSH_GAP = 0.05  # seconds between two pushes of the views to every listener
+TICK = 0.2  # seconds between two looks at the table's deadlines
+
+
+class Handle(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Loop(Protocol):
+    """What the service needs of an event loop (`asyncio.AbstractEventLoop` fits)."""
+
+    def time(self) -> float: ...
+    def call_later(self, delay: float, callback: Callable[[], object]) -> Handle: ...
+    def call_soon_threadsafe(self, callback: Callable[..., object], *args: Any) -> Handle: ...
+
+
+# The host's commands by name, as the app's keys and the host page's buttons send them.
+HOST_COMMANDS: dict[str, Callable[[Table], None]] = {
+    "deal": lambda table: table.start({}),
+    "next": lambda table: table.advance(),
+    "end": lambda table: table.end(),
+}
+
+
+class TableService:
+    def __init__(self, table: Table, voice: TableVoice, *, save_path: Path | None = None) -> None:
+        self.table = table
+        self.voice = voice
+        self.save_path = save_path
+        self.listeners: list[Callable[[], None]] = []  # told at every push, on the loop
+        self.announced: list[str] = []  # the last lines said (the newest last)
+        self._said_in: tuple[str, int] = ("", 0)  # the phase and night of the last one
+        self._night_for = 0  # the night the voice is playing (0: none)
+        self._loop: Loop | None = None
+        self._ticker: Handle | None = None
+        self._push_pending = False
+        self._pushed = 0.0
+        self._errors_told = 0  # the voice's errors the last push carried
+
+    # -- the loop ---------------------------------------------------------------------
+
+    def attach(self, loop: Loop) -> None:
+        """Serve on `loop`: the deadlines are watched, and a resumed table goes on (a
+        night plays on, a vote keeps its deadline)."""
+        self._loop = loop
+        self._ticker = loop.call_later(TICK, self._tick)
+        self.changed()
+
+    def detach(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+        self._ticker = self._loop = None
+
+    def _tick(self) -> None:
+        loop = self._loop
+        if loop is None:
+            return
+        self._ticker = loop.call_later(TICK, self._tick)  # first: a failing tick is one
+        if self.table.tick():
+            self.changed()
+        elif len(self.voice.errors) != self._errors_told and not self._push_pending:
+            self._push()  # the voice failed: the host is told at once
+
+    # -- who is asking ------------------------------------------------------------------
+
+    def player(self, token: str) -> Player:
+        """The player whose phone holds `token`. A phone back after a restart brings
+        its seat's key: the second one opens the sealed game, and the game goes on."""
+        player = self.table.seats.holding(token)
+        if player is None:
+            raise TableError("unknown token; join the table again", "unknown")
+        if open_with(self.table, player, token):
+            self.changed()
+        return player
+
+    def is_host(self, token: str) -> bool:
+        return self.table.seats.is_host(token)
+
+    def host(self, token: str) -> None:
+        """The host's token, or: an unknown one (401), a player's (403)."""
+        if self.is_host(token):
+            return
+        self.player(token)  # unknown: refused as such
+        raise TableError("only the host can do this", "forbidden")
+
+    def holder(self, digest: str) -> SeatIndex | None:
+        """The seat a token's hash holds now (None: removed, or moved to a new phone)."""
+        player = self.table.seats.held_by(digest)
+        return None if player is None else player.seat
+
+    # -- the phones' commands -------------------------------------------------------------
+
+    def join(self, name: object, room: object) -> tuple[Player, str]:
+        joined = self.table.join(name, room)
+        self.changed()
+        return joined
+
+    def vote(self, player: Player, target: object) -> str:
+        self.table.vote(player, index_of(target))
+        self.changed()
+        return self.table.phase
+
+    def act(self, player: Player, prompt: object, choose: object) -> dict[str, Any]:
+        """A night's answer: the same shape for a real prompt and a decoy, and no push
+        (nothing public changes; a group's picks reach its members' next look)."""
+        return self.table.act(player, prompt, choose)
+
+    def turn(self, player: Player, action: object, choose: object) -> dict[str, Any]:
+        answer = self.table.turn(player, action, choose)
+        self.changed()
+        return answer
+
+    def claim(self, room: object, seat: object, source: str) -> tuple[str, str]:
+        """A phone without its token asks to take a seat over; the host confirms."""
+        asked = self.table.claim(room, index_of(seat), source)
+        self.changed()
+        return asked
+
+    def claim_status(self, token: str) -> ClaimStatus:
+        """What became of a phone's request: waiting, or given (its token is the seat's
+        now). Refused or unknown: a TableError of kind "unknown"."""
+        waiting = self.table.waiting(token)
+        if waiting is not None:
+            return waiting
+        try:
+            return ClaimStatus(False, self.player(token).seat)
+        except TableError as exc:
+            if exc.kind != "unknown":
+                raise
+            raise TableError(
+                "the host did not confirm this request; ask for your seat again", "unknown"
+            ) from None
+
+    # -- the host's commands -----------------------------------------------------------
+
+    def start(self, roles: object, deal: object) -> None:
+        self.table.start(_deck(roles), deal=_deal(deal))
+        self.changed()
+
+    def press(self, name: str, pressed_in: object) -> None:
+        """A host command by name ("deal", "next", "end"), with the phase it was
+        pressed in: a second tap that arrives after the first moved the table on is
+        refused and changes nothing, so a double tap on "Go on" never skips the night."""
+        if not isinstance(pressed_in, str):
+            raise TableError('say which phase this was pressed in: {"from": "<phase>"}')
+        phase = self.table.phase
+        if pressed_in != phase:
+            raise TableError(
+                f"the table has already moved on from {pressed_in} (now: {phase}); "
+                "nothing was changed",
+                "refused",
+            )
+        HOST_COMMANDS[name](self.table)
+        self.changed()
+
+    def eliminate(self, seat: object) -> None:
+        self.table.eliminate(index_of(seat))
+        self.changed()
+
+    def remove(self, seat: object, name: object) -> None:
+        self.table.remove(index_of(seat), name)
+        self.changed()
+
+    def lock(self, locked: object) -> None:
+        self.table.lock(locked)
+        self.changed()
+
+    def reorder(self, order: object) -> None:
+        self.table.reorder(order)
+        self.changed()
+
+    def settle_claim(self, code: object, confirm: object) -> None:
+        self.table.settle_claim(code, confirm)
+        self.changed()
+
+    def again(self) -> None:
+        self.table.play_again()
+        self.announced.clear()  # the last game's winners are not this game's news
+        self.changed()
+
+    def deck(self, roles: object) -> dict[str, Any]:
+        """The running count of a deck the host is choosing (`{}`: the recommended)."""
+        return views.deck_count(self.table, _roles(roles))
+
+    # -- what each one sees -------------------------------------------------------------
+
+    def public(self) -> dict[str, Any]:
+        return views.public(self.table)
+
+    def private(self, player: Player) -> dict[str, Any]:
+        return views.private(self.table, player)
+
+    def host_view(self) -> dict[str, Any]:
+        """The host's view, and the voice's last errors (the host decides to go on)."""
+        return {**views.host(self.table), "voice_errors": self.voice.errors[-3:]}
+
+    def said(self) -> str | None:
+        """The last announcement, while the table is still in the phase it was made
+        in: "the cards are dealt" is not the news of the day (review P7)."""
+        fresh = bool(self.announced) and self._said_in == (self.table.phase, self.table.night)
+        return self.announced[-1] if fresh else None
+
+    def app_view(self) -> dict[str, Any]:
+        """What the app's Table screen draws: the public state, the host's view, the
+        last line said and the voice's errors."""
+        return {
+            "state": self.public(),
+            "host": self.host_view(),
+            "said": self.announced[-1] if self.announced else None,
+            "voice_errors": list(self.voice.errors[-3:]),
+        }
+
+    @staticmethod
+    def words(lang: str, page: str | None) -> dict[str, str]:
+        """A page's words in a language (the phone page's, or the host page's)."""
+        if lang not in LANGUAGES:
+            raise TableError(f"no words in {lang!r}; try one of: {', '.join(LANGUAGES)}")
+        return host_words(lang) if page == "host" else page_words(lang)
+
+    # -- after every change --------------------------------------------------------------
+
+    def changed(self) -> None:
+        """After every change: announce it, play a night that begins (or stop one that
+        ended), save, and push the new state to every listener."""
+        table = self.table
+        events, table.events = table.events, []
+        for event in events:
+            for text in announce(table, event):
+                self.announced.append(text)
+                self.voice.say(text, table.lang)
+                self._said_in = (table.phase, table.night)
+        if table.phase != "night":
+            if self._night_for:
+                self.voice.stop_night()
+            self._night_for = 0
+        elif self._night_for != table.night and not table.vault.waiting and self._loop:
+            self._night_for = table.night
+            self._play_night(table.night)
+        del self.announced[:-20]
+        if self.save_path is not None:  # before the answer: an acknowledged vote is saved
+            save(table, self.save_path)
+        # Thirty votes in a burst make a few pushes, not thirty: at most one push every
+        # PUSH_GAP seconds, the first at once; each carries the latest state.
+        loop = self._loop
+        if loop is not None and not self._push_pending:
+            self._push_pending = True
+            loop.call_later(max(0.0, self._pushed + PUSH_GAP - loop.time()), self._push)
+
+    def _push(self) -> None:
+        self._push_pending = False
+        if self._loop is not None:
+            self._pushed = self._loop.time()
+        self._errors_told = len(self.voice.errors)
+        for listener in list(self.listeners):
+            listener()
+
+    def _play_night(self, night: int) -> None:
+        table, loop = self.table, self._loop
+        assert loop is not None
+        game = table.game(night)
+        table.begin_night(game.script("night"))  # the script the voice plays: its windows
+
+        def done(error: str | None) -> None:
+            if error is None:
+                loop.call_soon_threadsafe(self._night_done, night)
+
+        def on_step(index: int) -> None:
+            loop.call_soon_threadsafe(self._night_step, night, index)
+
+        self.voice.night(game, done, on_step)
+
+    def _night_step(self, night: int, index: int) -> None:
+        """The voice reached step `index`: a window opened or closed -- one push to
+        every phone alike (the public state is unchanged; each own part is padded)."""
+        table = self.table
+        if table.phase == "night" and table.night == night and table.night_at(index):
+            self._push()
+
+    def _night_done(self, night: int) -> None:
+        if self.table.phase == "night" and self.table.night == night:
+            self.table.advance()
+            self.changed()
+
+
+def _roles(value: object) -> dict[object, object]:
+    if not isinstance(value, dict):
+        raise TableError('"roles" must be an object: {"werewolf": 2, "seer": 1}')
+    return value
+
+
+def _deck(value: object) -> dict[object, object]:
+    """The deck sent to start a game: missing or empty is the recommended one."""
+    return _roles(value or {})
+
+
+def _deal(value: object) -> bool:
+    if not isinstance(value, bool):  # "false" as a string is not false
+        raise TableError('"deal" is true (the phones get the cards) or false')
+    return value
