@@ -29,7 +29,7 @@ from narrator.table.errors import TableError
 from narrator.table.flow import Announcement, Flow
 from narrator.table.night import NightDesk
 from narrator.table.seal import seat_key
-from narrator.table.seats import ClaimStatus, Player, SeatIndex
+from narrator.table.seats import ClaimStatus, Player, SeatIndex, token_hash
 
 ROOM_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: read aloud and typed on a phone
 
@@ -136,7 +136,7 @@ class Table(Flow):
         works once the host has confirmed."""
         self._same_room(room)
         code, token = self.seats.claim(seat, source, self.rng)
-        self.vault.keys[self.seats.claims[-1].token_hash] = seat_key(token)
+        self.vault.keys[token_hash(token)] = seat_key(token)
         self._changed()
         return code, token
 
