@@ -115,7 +115,9 @@ class TableService:
         loop = self._loop
         if loop is None:
             return
-        self._ticker = loop.call_later(TICK, self._tick)  # first: a failing tick is one
+        # rescheduled first: a tick that raises is logged by the loop, and the next
+        # one still comes (a deadline that cannot close must not stop the others)
+        self._ticker = loop.call_later(TICK, self._tick)
         if self.table.tick():
             self.changed()
         elif len(self.voice.errors) != self._errors_told and not self._push_pending:
