@@ -25,7 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from narrator.moderator.game import Game, MoveError, Prompt
+from narrator.moderator.board import MoveError, Prompt
+from narrator.moderator.game import Game
 from narrator.moderator.support import unsupported_roles
 from narrator.moderator.words import Words
 from narrator.rules.errors import NarratorError
@@ -425,4 +426,4 @@ def _day(game: Game, n: int, raw: Any, said: list[str], words: Words) -> None:
         if e.kind == "death":
             said.append(words.death(e))
         elif e.kind == "nobody_dies":
-            said.append(words.nobody_dies())
+            said.append(words.public(e) or "")

@@ -473,3 +473,20 @@ def test_a_group_pick_may_change_until_the_call_ends_and_only_members_see_it() -
     assert game.group_picks(wolves) == {0: 2, 1: 2}
     game.close_step(wolves)
     assert game.dawn() == [2]
+
+
+def test_every_effect_word_is_one_function_of_the_registry() -> None:
+    """Adding an effect is adding its word, one function in `effects.py` and its words:
+    the registry and the rules' vocabulary are the same set, and every kind an
+    effect writes to a journal has its line (a missing one would read "you did
+    nothing.")."""
+    from narrator.moderator.effects import REGISTRY
+    from narrator.moderator.log import KINDS
+    from narrator.moderator.words import PRIVATE, STORY
+    from narrator.rules.powers import EFFECTS
+
+    assert set(REGISTRY) == set(EFFECTS)
+    assert set(PRIVATE) <= set(KINDS) and set(STORY) <= set(PRIVATE)
+    night_effects = set(EFFECTS) - {"answer", "accuse", "hide", "disturb", "capture"}
+    night_effects -= {"self_capture", "pass", "see_own", "swap_last", "reveal"}
+    assert night_effects <= set(PRIVATE)  # each logs a kind of its own name
