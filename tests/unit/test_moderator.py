@@ -490,3 +490,32 @@ def test_every_effect_word_is_one_function_of_the_registry() -> None:
     night_effects = set(EFFECTS) - {"answer", "accuse", "hide", "disturb", "capture"}
     night_effects -= {"self_capture", "pass", "see_own", "swap_last", "reveal"}
     assert night_effects <= set(PRIVATE)  # each logs a kind of its own name
+
+
+@pytest.mark.parametrize(
+    ("effect", "learned"),
+    [
+        # the shipped order: he swaps, then looks at his new card (the Werewolf)
+        (
+            "[swap_own, see_own]",
+            ["you swapped your card with Bo's.", "your card is now the Werewolf."],
+        ),
+        # a user's copy that lists the look first: he sees his old card, then swaps
+        (
+            "[see_own, swap_own]",
+            ["your card is now the Robber.", "you swapped your card with Bo's."],
+        ),
+    ],
+)
+def test_a_powers_effects_apply_in_the_order_the_ruleset_lists_them(
+    effect: str, learned: list[str]
+) -> None:
+    shipped = "        effect: [swap_own, see_own]\n"
+    assert ONUW_TEXT.count(shipped) == 1
+    robber = parse_ruleset(ONUW_TEXT.replace(shipped, f"        effect: {effect}\n"), "onuw.yaml")
+    text = (ROOT / "tests/scenarios/onuw/robber_takes_the_werewolf.yaml").read_text("utf-8")
+    data = load(text)
+    data.pop("expect")
+    got = run(data, lambda _id: robber).to_dict()
+    assert got["journal"]["Ann"][:2] == [f"Night 1: {line}" for line in learned]
+    assert got["final"]["Ann"] == "werewolf"  # the card moved either way
