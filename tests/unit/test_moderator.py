@@ -382,10 +382,9 @@ SEER_DOES = """    does:
 
 
 def test_a_win_rule_naming_an_unknown_team_says_which() -> None:
-    text = ONUW_TEXT.replace(
-        "    - team: tanner\n      if: {dead: {role: tanner}}",
-        "    - team: tannr\n      if: {dead: {role: tanner}}",
-    )
+    shipped = "    - team: tanner\n      each: true\n"
+    assert ONUW_TEXT.count(shipped) == 1
+    text = ONUW_TEXT.replace(shipped, shipped.replace("tanner", "tannr"))
     with pytest.raises(RulesetError, match=r"names the team 'tannr'.*did you mean 'tanner'"):
         parse_ruleset(text, "onuw.yaml")
 
