@@ -75,7 +75,7 @@ def apply(game: Game, act: Act, only: tuple[str, ...] | None = None) -> None:
 
 
 def _look(game: Game, act: Act, places: tuple[Place, ...]) -> None:
-    cards = [game.card_at(p).identity for p in places]
+    cards = [game.card_at(p).role for p in places]
     game.record(act.step, act.seat, "see", targets=places, cards=cards, private=True)
 
 
@@ -135,7 +135,7 @@ def learn(game: Game, act: Act) -> None:
 def reveal(game: Game, act: Act) -> None:
     """The picked card is turned face up for the table, unless it matches one of
     `hidden` (the Revealer turns a werewolf or the Tanner back down)."""
-    card = game.card_at(act.target).identity
+    card = game.card_at(act.target).role
     game.record(act.step, act.seat, "see", targets=act.targets, cards=[card], private=True)
     if not any(game.matches(card, m) for m in act.ability.hidden):
         game.record(act.step, act.seat, "reveal", targets=act.targets, cards=[card])
