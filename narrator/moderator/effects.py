@@ -203,14 +203,11 @@ def copy(game: Game, act: Act) -> None:
     role = game.card_at(act.target).identity
     seat = game.seats[act.seat]
     seat.card.copied = role
+    seat.acts_as = game.acts_as(role)
     game.record(act.step, act.seat, "copy", targets=act.targets, cards=[role], private=True)
     game.tonight.copying.pop(act.seat, None)
-    if role in act.ability.later:
-        seat.acts_as = role
-    else:
-        seat.acts_as = None
-        if game.abilities_of(role):
-            game.tonight.copying[act.seat] = role
+    if role not in act.ability.later and game.abilities_of(role):
+        game.tonight.copying[act.seat] = role
 
 
 # -- what waits for dawn -------------------------------------------------------------

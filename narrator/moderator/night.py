@@ -84,7 +84,8 @@ def steps(game: Game) -> list[Step]:
 def actors(game: Game, step: Step) -> list[int]:
     """The living seats answering `step`: the card's holders, then those who copied
     the role (the 5.0 sheet's `*`: a copy acts right after the real one)."""
-    return [i for i, s in enumerate(game.seats) if s.alive and s.acts_as == step.role]
+    seats = [i for i, s in enumerate(game.seats) if s.alive and s.acts_as == step.role]
+    return sorted(seats, key=lambda i: (game.acts_as(game.seats[i].dealt) != step.role, i))
 
 
 def open_step(game: Game, step: Step) -> None:
@@ -290,7 +291,9 @@ def abilities(game: Game, step: Step, seat: int, *, picks: bool) -> list[Ability
             continue
         if a.once and (seat, f"{role}.{a.id}") in game.spent:
             continue
-        if a.turn != (0 if copying else step.turn):
+        if copying and "know" in a.effects:
+            continue  # a copy meets the others at the role's call, where they wake
+        if not copying and a.turn != step.turn:
             continue
         if "swap_last" in a.effects and (step.id, seat) not in tonight.last_pick:
             continue
