@@ -264,10 +264,12 @@ def agreed(
     ucciso»), between equals the first seat; `unanimous`, every pick the same;
     `most`, the most picks (a tie is nobody)."""
     counts = Counter(picks.values())
+    if rule == "strongest":
+        if not members:
+            return None
+        return picks.get(min(members, key=lambda seat: (-strength(seat), seat)))
     if not counts:
         return None
-    if rule == "strongest":  # the strongest member who picked; between equals, the first
-        return picks[min(picks, key=lambda seat: (-strength(seat), seat))]
     if rule == "unanimous":
         return next(iter(counts)) if len(counts) == 1 else None
     top = max(counts.values())

@@ -117,11 +117,17 @@ def _night(game: Game, picks: dict[int, list[str]]) -> list[int]:
     return game.dawn()
 
 
-def test_the_pack_leaders_pick_is_the_victim_and_a_werewolfs_when_he_picks_nothing() -> None:
+def test_the_strongest_werewolf_in_play_decides_and_his_nobody_is_nobody() -> None:
+    """Seed 000: «Il giocatore indicato dal Lupo Mannaro più forte in gioco viene
+    ucciso» -- the Pack Leader points at nobody: nobody dies, whatever a weaker
+    werewolf picked (audit 4, finding 5); once he is out, the werewolf is the
+    strongest in play."""
     game = _wherewolf(["werewolf", "pack_leader", "seer", "villager", "villager", "villager"])
     assert _night(game, {}) == []  # night 1: the pack only meets, nobody can die
     assert _night(game, {0: ["seat:3"], 1: ["seat:4"]}) == [3]  # the Pack Leader's pick
-    assert _night(game, {0: ["seat:5"], 1: []}) == [4]  # he picks nothing: the werewolf's
+    assert _night(game, {0: ["seat:5"], 1: []}) == []  # he points at nobody: nobody dies
+    game.seats[1].alive = False  # the Pack Leader is out
+    assert _night(game, {0: ["seat:5"]}) == [4]  # the werewolf is the strongest now
     hunts = [e for e in game.log if e.kind in ("agreed", "disagreed")]
     assert {e.seat for e in hunts} == {0, 1} and all(e.to == e.seat for e in hunts)
 
