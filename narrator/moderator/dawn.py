@@ -86,7 +86,11 @@ def dawn(game: Game) -> list[int]:
         out.append(fate.seat)
     if out:
         return out
-    game.record(None, None, "nobody_dies", why=Cause.NIGHT)
+    if (lower := last_two(game)) is not None:
+        game.die(lower, Cause.LAST_TWO)
+        return [lower]
+    if could_strike(game):
+        game.record(None, None, "nobody_dies", why=Cause.NIGHT)
     return []
 
 

@@ -354,6 +354,8 @@ WHEREWOLF_TEXT = (CATALOG.get("wherewolf").path or "").read_text(encoding="utf-8
         ("tie: nobody", "tie: nobdy", "did you mean 'nobody'"),
         ("judged: day_start", "judged: dawn", "must be at_end, any_time or day_start"),
         ("only_alive: [{team: pack}", "only_alive: [{team: pak}", "names the team 'pak'"),
+        ("last_two: [{team: pack}", "last_two: [{team: pak}", "names the team 'pak'"),
+        ("last_two: [{team: pack}", "last_two: [{tag: wulf}", "names the tag 'wulf'"),
     ],
 )
 def test_a_mistake_in_the_new_keys_is_one_line_with_file_and_line(
@@ -394,3 +396,37 @@ def test_a_snapshot_between_two_calls_restores_the_same_game(system: str, seed: 
         if game.over("dawn"):
             break
         _day(game, rng)
+
+
+# -- the dawn, a pure calculator --------------------------------------------------------------
+
+
+def test_dawn_resolves_by_priority_a_protection_before_the_kill_it_spares() -> None:
+    from narrator.moderator.dawn import Fate, Pending, resolve
+
+    alive = free = range(5)
+    kill, save = Pending("kill", 2, 20, by=None), Pending("protect", 2, 10, by=4)
+    assert resolve([kill, save], alive, free) == []  # the save comes first, by priority
+    late = Pending("protect", 2, 30, by=4)
+    assert resolve([kill, late], alive, free) == [Fate(2, "kill")]  # too late
+    twice = [kill, Pending("kill", 2, 20), Pending("kill", 3, 20)]
+    assert resolve(twice, alive, free) == [Fate(2, "kill"), Fate(3, "kill")]
+    assert resolve([kill], [0, 1], free) == []  # the dead do not die again
+    arrest = Pending("arrest", 1, 20, by=0)
+    assert resolve([arrest, arrest], alive, free) == [Fate(1, "arrest")]
+    assert resolve([arrest], alive, [0, 2]) == []  # a prisoner is not arrested again
+
+
+def test_wherewolfs_last_two_leave_by_the_seeds_list_and_two_alike_stay() -> None:
+    from narrator.moderator.dawn import last_two
+
+    game = _wherewolf(["pack_leader", "seer", "healer", "villager", "villager"])
+    for seat in (1, 2, 4):
+        game.seats[seat].alive = False
+    assert last_two(game) == 3  # a villager is lower than a werewolf
+    game.seats[3].card.role, game.seats[3].dealt = "pack_leader", "pack_leader"
+    assert last_two(game) is None  # the game is over: the pack is all that is left
+    game = _wherewolf(["villager", "seer", "healer", "villager", "villager"])
+    for seat in (1, 2, 4):
+        game.seats[seat].alive = False
+    assert last_two(game) is None  # no Creature of the Shadow: the village has won
