@@ -49,8 +49,8 @@ the actor's own card is), `hide` (the picked card cannot be picked again this ro
 card was shown is taken out of the game), `self_capture` (the actor is: the price of
 disturbing) and `pass` (nothing the engine holds: the turn cards are on the table).
 `not_by` keeps an action from some cards (Guards cannot capture); `only` keeps a
-target to some cards (`only: [{on: {role: princess}, by: {role: minister}}]`: only
-the Minister may capture the Princess).
+target to some cards (`only: [{target: {role: princess}, by: {role: minister}}]`:
+only the Minister may capture the Princess).
 
 A role may act `as` another (`does_as:`): it answers that role's call with that
 role's powers (Wherewolf's Pack Leader hunts with the pack, as the strongest wolf).
@@ -139,9 +139,9 @@ class Answer:
 
 @dataclass(frozen=True, slots=True)
 class Only:
-    """A target matching `on` may be picked only by a card matching `by`."""
+    """A target matching `target` may be picked only by a card matching `by`."""
 
-    on: Match
+    target: Match
     by: Match
 
 

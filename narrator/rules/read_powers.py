@@ -181,7 +181,7 @@ class PowersMixin:
     def only(self, value: Any, what: str, line: int) -> Only:
         f = self.fields(value, what, line)
         only = Only(
-            on=self.match(f.required("on"), f"'on' of {what}", f.line_of("on")),
+            target=self.match(f.required("target"), f"'target' of {what}", f.line_of("target")),
             by=self.match(f.required("by"), f"'by' of {what}", f.line_of("by")),
         )
         f.done()
@@ -466,7 +466,7 @@ def check_powers(ruleset: Ruleset) -> None:
             check(answer.match, action.line, f"action '{action.id}'")
         check(action.not_by, action.line, f"action '{action.id}'")
         for only in action.only:
-            check(only.on, action.line, f"action '{action.id}'")
+            check(only.target, action.line, f"action '{action.id}'")
             check(only.by, action.line, f"action '{action.id}'")
     for role in ruleset.roles:
         for ability in role.powers.abilities if role.powers else ():
