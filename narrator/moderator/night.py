@@ -352,7 +352,7 @@ def targets(
             continue  # a word (left, right)
         card = game.card_at(place).identity
         for only in ability.only:
-            if game.matches(card, only.on) and not game.matches(mine, only.by):
+            if game.matches(card, only.target) and not game.matches(mine, only.by):
                 who = game.describe(game.option_id(place))
                 raise MoveError(f"{name} cannot {verb} {who}: only {_who(game, only.by)} may")
     return places

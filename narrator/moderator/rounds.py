@@ -75,10 +75,12 @@ def turn_prompt(game: Game, seat: int, action_id: str) -> Prompt:
         raise MoveError(f"{who.name} is out of the game and has no turn")
     if seat in game.rounds.disturbed:
         raise MoveError(f"{who.name} was disturbed and has no turn this round")
+    if seat in played(game):
+        raise MoveError(f"{who.name} has already taken a turn in round {number}: one each")
     if ability.not_by is not None and game.matches(who.card.identity, ability.not_by):
         raise MoveError(f"{who.name} holds a card that cannot {action_id}")
     if not ability.when.holds(game.chosen(), game.night, number, game.options):
-        raise MoveError(f"nobody may {action_id} in round {number}")
+        raise MoveError(f"{who.name} cannot {action_id}: nobody may {action_id} in round {number}")
     needs_shown = "capture" in ability.effects
     own_too = any(p.players and not p.other for p in ability.picks)
     options: list[str] = []

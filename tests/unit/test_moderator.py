@@ -50,6 +50,11 @@ def replay(data: dict[str, Any]) -> dict[str, Any]:
 def test_scenario_gives_the_seeds_result(path: Path) -> None:
     data = load(path.read_text(encoding="utf-8"))
     expect = data.pop("expect")
+    if "error" in expect:  # a game the rules forbid: refused with its one line
+        with pytest.raises(ScenarioError) as info:
+            replay(data)
+        assert str(info.value) == expect["error"]
+        return
     got = replay(data)
     for key in ("dead", "winners", "final", "centre"):
         if key in expect:

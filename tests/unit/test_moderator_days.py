@@ -275,7 +275,7 @@ def test_secret_moon_nobody_hides_in_the_third_round_and_a_hidden_card_shows_aga
     game.begin_round()
     game.turn(3, "inspect", ["seat:1"])  # round 2: the hiding is over
     game.begin_round()
-    with pytest.raises(MoveError, match="nobody may hide in round 3"):
+    with pytest.raises(MoveError, match="A cannot hide: nobody may hide in round 3"):
         game.turn(0, "hide", ["seat:1"])
 
 
