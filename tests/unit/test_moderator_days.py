@@ -319,7 +319,10 @@ def test_random_secret_moon_games_end_and_replay(seed: int, players: int) -> Non
                 )
                 if pick is not None and pick.role:
                     choice.append(f"role:{rng.choice(MOON.role_ids)}")
-                game.turn(seat, action, choice)
+                try:
+                    game.turn(seat, action, choice)
+                except MoveError:
+                    continue  # a target kept for another card (the Princess's capture)
                 break
             if (ended := game.over()) is not None:
                 break
