@@ -56,7 +56,7 @@ def test_scenario_gives_the_seeds_result(path: Path) -> None:
         assert str(info.value) == expect["error"]
         return
     got = replay(data)
-    for key in ("dead", "winners", "final", "centre"):
+    for key in ("dead", "prisoners", "winners", "final", "centre"):
         if key in expect:
             assert got[key] == expect[key], key
     for name, lines in expect.get("journal", {}).items():
