@@ -13,13 +13,13 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from narrator.moderator import Game, MoveError, run, runnable_roles
 from narrator.moderator.scenario import Replay, to_scenario
 from narrator.moderator.votes import accusation, verdict
-from narrator.rules import RulesetError, load_catalog, parse_ruleset
+from narrator.rules import Ruleset, RulesetError, check_selection, load_catalog, parse_ruleset
 from narrator.rules.powers import VoteRule
 
 CATALOG = load_catalog()
@@ -180,7 +180,31 @@ def _day(game: Game, rng: random.Random) -> None:
     game.ballot({v: rng.choice(suspects) for v in voters} if suspects else {})
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def legal_deck(ruleset: Ruleset, players: int, rng: random.Random) -> list[str]:
+    """A random deck of the roles the engine runs that the app would let a table
+    deal: the required roles and one of each side's indispensable ones first; [] if
+    the draw breaks another rule (the caller assumes it away)."""
+    runnable = runnable_roles(ruleset)
+    pool = [r for r in runnable for _ in range(ruleset.role(r).max_count)]
+    rng.shuffle(pool)
+    cards = [r for r in ruleset.setup.required if r in runnable]
+    for need in ruleset.setup.must_contain:
+        if need.level == "error" and not any(r in cards for r in need.any_of):
+            cards += [r for r in need.any_of if r in runnable][:1]
+    for role in cards:
+        pool.remove(role)
+    cards += pool[: players - len(cards)]
+    rng.shuffle(cards)
+    counts = Counter(cards)
+    deck = tuple((r, counts[r]) for r in ruleset.role_ids if r in counts)
+    return cards if check_selection(ruleset, players, deck).ok else []
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(
     system=st.sampled_from(["lupus", "mafia_infiltrators", "wherewolf"]),
     players=st.integers(min_value=5, max_value=12),
@@ -191,12 +215,9 @@ def test_random_many_night_games_end_keep_their_cards_and_replay(
 ) -> None:
     ruleset = CATALOG.get(system)
     rng = random.Random(seed)
-    runnable = runnable_roles(ruleset)
-    deck = [r for r in runnable for _ in range(ruleset.role(r).max_count)]
-    rng.shuffle(deck)
-    cards = deck[:players]
-    if len(cards) < players:
-        return
+    players = max(players, ruleset.setup.min_players)
+    cards = legal_deck(ruleset, players, rng)
+    assume(cards)
     names = [f"P{i}" for i in range(players)]
     game = Game.deal(ruleset, names, cards, [], rng=random.Random(seed))
     ended = None
