@@ -173,7 +173,10 @@ def swap_last(game: Game, act: Act) -> None:
     if act.previous is None:
         return
     _exchange(game, act.previous, act.target)
-    game.record(act.step, act.seat, "swap", targets=[act.previous, act.target], private=True)
+    if act.target == ("seat", act.seat):
+        game.record(act.step, act.seat, "swap_own", targets=[act.previous], private=True)
+    else:
+        game.record(act.step, act.seat, "swap", targets=[act.previous, act.target], private=True)
 
 
 @effect("rotate")

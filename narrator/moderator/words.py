@@ -11,6 +11,7 @@ language's own marks (Persian: `،` and `؛`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import reduce
 
 from narrator.i18n import N_, gettext
 from narrator.moderator.game import Game
@@ -42,7 +43,7 @@ class Words:
 
     def names(self, items: Sequence[str]) -> str:
         """ "Ann, Bo" in the language's marks."""
-        return ", ".join(items)
+        return reduce(lambda a, b: self.t("{a}, {b}", a=a, b=b), items) if items else ""
 
     def seen(self, e: Entry) -> str:
         """The cards of a look: "Bo: the Seer; centre card 1: the Werewolf"."""
@@ -50,7 +51,7 @@ class Words:
             self.t("{who}: the {card}", who=self.who(t), card=self.role(c))
             for t, c in zip(e.targets, e.cards, strict=True)
         ]
-        return "; ".join(parts)
+        return reduce(lambda a, b: self.t("{a}; {b}", a=a, b=b), parts) if parts else ""
 
     def own(self, e: Entry) -> bool:
         """The entry is about the actor's own card."""
@@ -108,7 +109,7 @@ class Words:
                 return None
             who = ""
             if e.targets:
-                who = self.who(e.targets[0])
+                who = self.t("their own card") if self.own(e) else self.who(e.targets[0])
             return action.say.get(self.lang).format(
                 name=self.name(e.seat), who=who, role=self.role(e.cards[0]) if e.cards else ""
             )
@@ -310,6 +311,9 @@ def _story_swap(w: Words, e: Entry, who: Who) -> str:
 
 
 def _story_swap_own(w: Words, e: Entry, who: Who) -> str:
+    if e.targets[0].startswith("centre:"):
+        card = w.who(e.targets[0])
+        return w.t("{name}, the {role}, swapped their card with {card}.", card=card, **who)
     other = w.who(e.targets[0])
     return w.t("{name}, the {role}, swapped cards with {other}.", other=other, **who)
 
