@@ -98,7 +98,7 @@ def could_strike(game: Game) -> bool:
     """Whether a power of the chosen roles could kill or arrest someone tonight (a
     fact of the deck and the night's number, never of who holds which card)."""
     chosen = game.chosen()
-    for role_id in sorted(chosen):
+    for role_id in sorted({game.acts_as(r) for r in chosen}):  # the Pack Leader hunts as a wolf
         for ability in game.abilities_of(role_id):
             if {"kill", "arrest"} & set(ability.effects) and ability.when.holds(
                 chosen, game.night, None, game.options

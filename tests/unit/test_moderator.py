@@ -288,6 +288,7 @@ def test_random_games_never_crash_keep_every_card_and_replay_to_the_same_end(
     assert again["final"] == {s.name: s.card.identity for s in game.seats}
     assert again["winners"] == {"teams": teams, "players": [names[i] for i in winners]}
     assert again["dead"] == [names[i] for i in game.dead_order]
+    assert again["log"] == [e.to_dict() for e in game.log]  # the same game, entry for entry
 
 
 # -- rules as data ----------------------------------------------------------------------

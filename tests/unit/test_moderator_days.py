@@ -243,6 +243,7 @@ def test_random_many_night_games_end_keep_their_cards_and_replay(
     again = run(to_scenario(Replay(game, "en", [], [])), CATALOG.get).to_dict()
     assert again["dead"] == [names[i] for i in game.dead_order]
     assert again["prisoners"] == [s.name for s in game.seats if not s.free]
+    assert again["log"] == [e.to_dict() for e in game.log]  # the same game, entry for entry
     if ended is not None:
         teams, winners = ended
         assert again["winners"] == {"teams": teams, "players": [names[i] for i in winners]}
@@ -357,6 +358,7 @@ def test_random_secret_moon_games_end_and_replay(seed: int, players: int) -> Non
     teams, winners = ended
     assert again["winners"] == {"teams": teams, "players": [names[i] for i in winners]}
     assert again["prisoners"] == [s.name for s in game.seats if not s.free]
+    assert again["log"] == [e.to_dict() for e in game.log]
 
 
 # -- the loader's new keys -------------------------------------------------------------------
@@ -454,3 +456,36 @@ def test_wherewolfs_last_two_leave_by_the_seeds_list_and_two_alike_stay() -> Non
     for seat in (1, 2, 4):
         game.seats[seat].alive = False
     assert last_two(game) is None  # no Creature of the Shadow: the village has won
+
+
+def test_a_restored_round_knows_who_has_played() -> None:
+    """Secret Moon saved mid-round: the turns played are read back from the log, so
+    the restored game numbers the next turn on and refuses a second action."""
+    game = _moon()
+    game.turn(0, "inspect", ["seat:2"])
+    again = Game.from_snapshot(MOON, json.loads(json.dumps(game.snapshot())))
+    assert again.turns_played == 1 and again.round == 1
+    with pytest.raises(MoveError, match="A has already taken a turn in round 1"):
+        again.turn(0, "pass", [])
+    again.turn(1, "pass", [])
+    assert again.log[-1].step == "r1.2"
+
+
+def test_a_game_saved_before_one_kind_said_nobody_died_reads_as_todays() -> None:
+    game = _wherewolf(["pack_leader", "seer", "healer", "villager", "villager"])
+    _night(game, {})
+    _night(game, {})  # the pack points at nobody: nobody died in the night
+    data = json.loads(json.dumps(game.snapshot()))
+    night = next(e for e in data["log"] if e["kind"] == "nobody_dies")
+    night.update(kind="nobody_died", why="")  # as a save made before this change wrote it
+    data["log"].append({**night, "kind": "nobody_dies", "why": ""})  # the old vote's
+    again = Game.from_snapshot(CATALOG.get("wherewolf"), data)
+    said = [e for e in again.log if e.kind == "nobody_dies"]
+    assert [e.why for e in said] == ["night", "vote"]
+    for kind, why, error in [
+        ("nobody_cared", "", "is not a kind"),
+        ("death", "boredom", "boredom"),
+    ]:
+        data["log"][-1].update(kind=kind, why=why)
+        with pytest.raises(ValueError, match=error):
+            Game.from_snapshot(CATALOG.get("wherewolf"), data)
