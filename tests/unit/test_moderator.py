@@ -527,3 +527,22 @@ def test_a_powers_effects_apply_in_the_order_the_ruleset_lists_them(
     got = run(data, lambda _id: robber).to_dict()
     assert got["journal"]["Ann"][:2] == [f"Night 1: {line}" for line in learned]
     assert got["final"]["Ann"] == "werewolf"  # the card moved either way
+
+
+def test_engine_md_lists_every_effect_kind_and_cause_the_code_has() -> None:
+    """docs/ENGINE.md's tables of effects, log kinds and causes are the code's sets."""
+    from narrator.moderator.log import KINDS, Cause
+    from narrator.rules.powers import EFFECTS
+
+    doc = (ROOT / "docs" / "ENGINE.md").read_text(encoding="utf-8")
+
+    def table(heading: str) -> set[str]:
+        rows = doc[doc.index(heading) :].split("\n\n")[0]
+        return set(re.findall(r"`([a-z_]+)`", rows))
+
+    effects = table("| effect | what it does | log |")
+    assert set(EFFECTS) <= effects
+    kinds = table("| when | kinds |") - {"why", "targets"}  # the fields the table names
+    assert set(KINDS) == kinds
+    causes = doc[doc.index("is its cause") :].split("\n\n")[0]
+    assert {c.value for c in Cause} <= set(re.findall(r"`([a-z_]+)`", causes))
