@@ -63,12 +63,11 @@ def effect(word: str) -> Callable[[Effect], Effect]:
     return register
 
 
-def apply(game: Game, act: Act, only: tuple[str, ...] | None = None) -> None:
-    """The power's effects, in the order the ruleset lists them (those of `only`, if
-    given: a group's agreed pick applies its dawn effects)."""
+def apply(game: Game, act: Act) -> None:
+    """The power's effects, in the order the ruleset lists them. (A group's agreed
+    pick has no one actor: `night.close_step` queues its dawn effects itself.)"""
     for word in act.ability.effects:
-        if only is None or word in only:
-            REGISTRY[word](game, act)
+        REGISTRY[word](game, act)
 
 
 # -- looking -------------------------------------------------------------------------
