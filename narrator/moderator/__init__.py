@@ -6,14 +6,16 @@ Above `rules` (it reads rulesets) and `i18n` (its words), beside `script`, below
 an import-linter contract keeps it so. Randomness is passed in.
 """
 
-from narrator.moderator.game import Card, Game, MoveError, Prompt, Seat, Step
-from narrator.moderator.log import Entry
+from narrator.moderator.board import Card, MoveError, Prompt, Seat, Step
+from narrator.moderator.game import Game
+from narrator.moderator.log import Cause, Entry
 from narrator.moderator.scenario import Replay, ScenarioError, load, run
 from narrator.moderator.support import runnable_roles, unsupported_roles
 from narrator.moderator.words import Words
 
 __all__ = [
     "Card",
+    "Cause",
     "Entry",
     "Game",
     "MoveError",

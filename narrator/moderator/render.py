@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from narrator.i18n import gettext
 from narrator.moderator.scenario import Replay
+from narrator.moderator.words import Words
 
 
 def replay_text(replay: Replay) -> str:
     data = replay.to_dict()
     game, lang = replay.game, replay.lang
+    words = Words(game, lang)
 
     def t(message: str, **values: object) -> str:
         return gettext(lang, message).format(**values)
@@ -21,14 +23,15 @@ def replay_text(replay: Replay) -> str:
     for name, card in data["dealt"].items():
         out.append(f"  {name}: {role(card)}")
     if data["centre"]["dealt"]:
-        centre = ", ".join(role(c) for c in data["centre"]["dealt"])
-        out.append(f"  {t('centre')}: {centre}")
+        centre = words.names([role(c) for c in data["centre"]["dealt"]])
+        label = t("centre")  # outside the f-string, where the catalogue's extractor sees it
+        out.append(f"  {label}: {centre}")
     out.append(t("What each player did and learned:"))
     for name, lines in data["journal"].items():
         for line in lines:
             out.append(f"  {name} · {line}")
     out.append(t("What the table hears:"))
     out.extend(f"  {line}" for line in data["said"])
-    winners = ", ".join(data["winners"]["players"]) or "-"
+    winners = words.names(data["winners"]["players"]) or "-"
     out.append(t("Winners: {names}", names=winners))
     return "\n".join(out)

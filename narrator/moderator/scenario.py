@@ -21,15 +21,18 @@ call. `run()` returns what `narrator replay --format json` prints.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from narrator.moderator.game import Game, MoveError, Prompt
+from narrator.moderator.board import MoveError, Prompt
+from narrator.moderator.game import Game
 from narrator.moderator.support import unsupported_roles
 from narrator.moderator.words import Words
 from narrator.rules.errors import NarratorError
 from narrator.rules.model import Ruleset
+from narrator.rules.selection import check_selection
 
 _KEYS = (
     "ruleset", "lang", "players", "deal", "centre", "options", "nights", "days", "rounds",
@@ -167,6 +170,14 @@ def run(data: dict[str, Any], ruleset_of: Callable[[str], Ruleset]) -> Replay:
     not_run = unsupported_roles(ruleset, [*cards, *map(str, centre)])
     if not_run:
         raise ScenarioError(not_run)
+    # the deck is checked as the app checks a selection (a single Mason, too few
+    # players): a game the rules forbid is refused before it is played
+    deck = Counter([*cards, *map(str, centre)])
+    report = check_selection(
+        ruleset, len(players), tuple((r, deck[r]) for r in ruleset.role_ids if r in deck)
+    )
+    if report.errors:
+        raise ScenarioError(f"the deck: {report.errors[0]}")
     options = _options(ruleset, data.get("options") or {})
     game = Game.deal(
         ruleset,
@@ -425,4 +436,4 @@ def _day(game: Game, n: int, raw: Any, said: list[str], words: Words) -> None:
         if e.kind == "death":
             said.append(words.death(e))
         elif e.kind == "nobody_dies":
-            said.append(words.nobody_dies())
+            said.append(words.public(e) or "")

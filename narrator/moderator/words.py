@@ -2,14 +2,20 @@
 
 The engine's words are the app's (gettext catalogues in `narrator.i18n`, msgid = the
 English text), so a table in Italian or Persian reads its journal in its language;
-role and team names come from the ruleset.
+role and team names come from the ruleset. Each kind of the log a player learns
+from has its journal line in `PRIVATE`, and each the night's story tells its line in
+`STORY`: an effect's words are one function in each. Lists are joined with the
+language's own marks (Persian: `،` and `؛`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from functools import reduce
+
 from narrator.i18n import N_, gettext
 from narrator.moderator.game import Game
-from narrator.moderator.log import Entry
+from narrator.moderator.log import Cause, Entry
 
 # The words a power may offer by name (`pick: [{named: [...]}]`), for the catalogues.
 NAMED = (N_("left"), N_("right"))
@@ -35,6 +41,22 @@ class Words:
     def name(self, seat: int | None) -> str:
         return self.game.seats[seat].name if seat is not None else ""
 
+    def names(self, items: Sequence[str]) -> str:
+        """ "Ann, Bo" in the language's marks."""
+        return reduce(lambda a, b: self.t("{a}, {b}", a=a, b=b), items) if items else ""
+
+    def seen(self, e: Entry) -> str:
+        """The cards of a look: "Bo: the Seer; centre card 1: the Werewolf"."""
+        parts = [
+            self.t("{who}: the {card}", who=self.who(t), card=self.role(c))
+            for t, c in zip(e.targets, e.cards, strict=True)
+        ]
+        return reduce(lambda a, b: self.t("{a}; {b}", a=a, b=b), parts) if parts else ""
+
+    def own(self, e: Entry) -> bool:
+        """The entry is about the actor's own card."""
+        return e.seat is not None and e.targets == (f"seat:{e.seat + 1}",)
+
     # -- a player's journal (private) ----------------------------------------------
 
     def journal(self, e: Entry) -> str:
@@ -52,114 +74,19 @@ class Words:
         return self.t("Night {n}: {what}", n=e.night, what=self.private(e))
 
     def private(self, e: Entry) -> str:
-        if e.kind == "see":
-            if e.seat is not None and e.targets == (f"seat:{e.seat + 1}",):
-                return self.t("your card is now the {card}.", card=self.role(e.cards[0]))
-            seen = "; ".join(
-                self.t("{who}: the {card}", who=self.who(t), card=self.role(c))
-                for t, c in zip(e.targets, e.cards, strict=True)
-            )
-            return self.t("you looked at {seen}.", seen=seen)
-        if e.kind == "swap":
-            a, b = (self.who(t) for t in e.targets)
-            return self.t("you swapped the cards of {a} and {b}.", a=a, b=b)
-        if e.kind == "swap_own" and e.targets[0].startswith("centre:"):
-            return self.t("you swapped your card with {card}.", card=self.who(e.targets[0]))
-        if e.kind == "swap_own":
-            return self.t("you swapped your card with {who}'s.", who=self.who(e.targets[0]))
-        if e.kind == "copy":
-            return self.t(
-                "you looked at {who}'s card: you are now the {card}.",
-                who=self.who(e.targets[0]),
-                card=self.role(e.cards[0]),
-            )
-        if e.kind == "shield":
-            return self.t("you put the shield on {who}'s card.", who=self.who(e.targets[0]))
-        if e.kind == "learn":
-            if not e.targets:
-                return self.t("there was nobody to ask about.")
-            return self.t(
-                "you asked about {who}: {answer}.",
-                who=self.who(e.targets[0]),
-                answer=self.answer(e),
-            )
-        if e.kind == "pick":
-            return self.t("you pointed at {who}.", who=self.who(e.targets[0]))
-        if e.kind == "agreed":
-            return self.t("your side chose {who}.", who=self.who(e.targets[0]))
-        if e.kind == "disagreed":
-            return self.t("your side did not agree on anyone.")
-        if e.kind == "protect":
-            return self.t("you protected {who}.", who=self.who(e.targets[0]))
-        if e.kind == "arrest":
-            return self.t("you chose {who} to arrest.", who=self.who(e.targets[0]))
-        if e.kind == "kill":
-            return self.t("you chose {who} to die.", who=self.who(e.targets[0]))
-        if e.kind == "rotate":
-            return self.t(
-                "you moved every other card one place to the {direction}.",
-                direction=self.t(e.targets[0]),
-            )
-        if e.kind == "struck":
-            if not e.targets:
-                return self.t("the night struck nobody.")
-            return self.t(
-                "the night struck {names}.", names=", ".join(self.who(t) for t in e.targets)
-            )
-        if e.kind == "know":
-            if not e.targets:
-                return self.t("you saw nobody.")
-            return self.t("you saw {names}.", names=", ".join(self.who(t) for t in e.targets))
-        return self.t("you did nothing.")
+        line = PRIVATE.get(e.kind)
+        return line(self, e) if line is not None else self.t("you did nothing.")
 
     # -- what the table hears --------------------------------------------------------
 
     def story(self, e: Entry) -> str | None:
         """The night told at the end, one line per thing done (nothing secret is left)."""
-        if e.kind in ("know", "nothing") or e.seat is None or e.step == "day":
+        if e.seat is None or e.step == "day":
             return None
-        who = {"name": self.name(e.seat), "role": self.role(e.role)}
-        if e.kind == "see" and e.targets == (f"seat:{e.seat + 1}",):
-            return self.t(
-                "{name}, the {role}, looked at their own card: the {card}.",
-                card=self.role(e.cards[0]),
-                **who,
-            )
-        if e.kind == "see":
-            seen = "; ".join(
-                self.t("{who}: the {card}", who=self.who(t), card=self.role(c))
-                for t, c in zip(e.targets, e.cards, strict=True)
-            )
-            return self.t("{name}, the {role}, looked at {seen}.", seen=seen, **who)
-        if e.kind == "swap":
-            a, b = (self.who(t) for t in e.targets)
-            return self.t("{name}, the {role}, swapped the cards of {a} and {b}.", a=a, b=b, **who)
-        if e.kind == "swap_own":
-            return self.t(
-                "{name}, the {role}, swapped cards with {other}.",
-                other=self.who(e.targets[0]),
-                **who,
-            )
-        if e.kind == "shield":
-            return self.t(
-                "{name}, the {role}, put the shield on {other}'s card.",
-                other=self.who(e.targets[0]),
-                **who,
-            )
-        if e.kind == "rotate":
-            return self.t(
-                "{name}, the {role}, moved every other card one place to the {direction}.",
-                direction=self.t(e.targets[0]),
-                **who,
-            )
-        if e.kind == "copy":
-            return self.t(
-                "{name}, the {role}, looked at {other}'s card and became the {card}.",
-                other=self.who(e.targets[0]),
-                card=self.role(e.cards[0]),
-                **who,
-            )
-        return None
+        line = STORY.get(e.kind)
+        if line is None:
+            return None
+        return line(self, e, {"name": self.name(e.seat), "role": self.role(e.role)})
 
     def dawn(self, e: Entry) -> str | None:
         """What the table finds at dawn from the night: a card face up, a shield."""
@@ -180,10 +107,11 @@ class Words:
             action = self.game.action(e.why)
             if action.say is None:
                 return None
+            who = ""
+            if e.targets:
+                who = self.t("their own card") if self.own(e) else self.who(e.targets[0])
             return action.say.get(self.lang).format(
-                name=self.name(e.seat),
-                who=self.who(e.targets[0]) if e.targets else "",
-                role=self.role(e.cards[0]) if e.cards else "",
+                name=self.name(e.seat), who=who, role=self.role(e.cards[0]) if e.cards else ""
             )
         if e.kind == "answer":
             for action in self.game.ruleset.actions:
@@ -214,23 +142,22 @@ class Words:
 
     def answer(self, e: Entry) -> str:
         """The ruleset's own words for a `learn` answer (a nod, a shake of the head)."""
-        powers = self.game.powers(e.role)
-        for ability in powers.abilities if powers else ():
+        for ability in self.game.abilities_of(e.role):
             if ability.answer is not None:
                 yes, no = ability.answer
                 return (yes if e.why == "yes" else no).get(self.lang)
         return e.why
 
     def public(self, e: Entry) -> str | None:
-        """A line the whole table hears from a day's entry (open votes, suspects)."""
+        """A line the whole table hears from a day's entry (open votes, suspects), or
+        that nobody died."""
         outcome = self.game.ruleset.outcome
         rule = outcome.vote if outcome else None
-        if e.kind == "suspects" and not e.targets:
-            return None
         if e.kind == "nobody_dies":
-            return self.nobody_dies()
-        if e.kind == "suspects":
-            return self.t("The suspects: {names}.", names=", ".join(self.who(t) for t in e.targets))
+            return self.nobody_dies(e.cause or Cause.VOTE)
+        if e.kind == "suspects" and e.targets:
+            names = self.names([self.who(t) for t in e.targets])
+            return self.t("The suspects: {names}.", names=names)
         if e.kind == "accuse" and rule and rule.open_accusation and e.targets:
             return self.t(
                 "{name} accuses {who}.", name=self.name(e.seat), who=self.who(e.targets[0])
@@ -239,8 +166,6 @@ class Words:
             return self.t(
                 "{name} votes against {who}.", name=self.name(e.seat), who=self.who(e.targets[0])
             )
-        if e.kind == "nobody_died":
-            return self.t("Nobody died in the night.")
         return None
 
     def arrested(self, e: Entry) -> str:
@@ -250,23 +175,32 @@ class Words:
         return self.t("{name} was arrested in the night.", name=self.name(e.seat))
 
     def death(self, e: Entry) -> str:
+        """A death in the game's own words (`night_death`, `vote_death`), else ours."""
         outcome = self.game.ruleset.outcome
+        name = self.name(e.seat)
+        cause = e.cause
         own = None
-        if outcome is not None:
-            own = outcome.night_death if e.why == "night" else outcome.vote_death
-        if own is not None and e.why in ("night", "vote"):
-            return own.get(self.lang).format(name=self.name(e.seat))
-        if e.why == "night":
-            return self.t("{name} died in the night.", name=self.name(e.seat))
-        if e.why == "shot":
+        if outcome is not None and cause in (Cause.NIGHT, Cause.VOTE):
+            own = outcome.night_death if cause == Cause.NIGHT else outcome.vote_death
+        if own is not None:
+            return own.get(self.lang).format(name=name)
+        if cause == Cause.NIGHT:
+            return self.t("{name} died in the night.", name=name)
+        if cause == Cause.SHOT:
             return self.t(
-                "{name} is taken down by {by} and dies too.",
-                name=self.name(e.seat),
-                by=self.who(e.targets[0]),
+                "{name} is taken down by {by} and dies too.", name=name, by=self.who(e.targets[0])
             )
-        return self.t("{name} dies.", name=self.name(e.seat))
+        if cause == Cause.LAST_TWO:
+            return self.t(
+                "Nobody was killed in the night and only two players are left: "
+                "{name} leaves the game.",
+                name=name,
+            )
+        return self.t("{name} dies.", name=name)
 
-    def nobody_dies(self) -> str:
+    def nobody_dies(self, cause: Cause = Cause.VOTE) -> str:
+        if cause == Cause.NIGHT:
+            return self.t("Nobody died in the night.")
         return self.t("Nobody dies.")
 
     def reveal(self, seat: int) -> str:
@@ -283,5 +217,134 @@ class Words:
     def winners(self, teams: list[str]) -> str:
         if not teams:
             return self.t("Nobody wins.")
-        names = ", ".join(self.game.ruleset.team_name(t, self.lang) for t in teams)
+        names = self.names([self.game.ruleset.team_name(t, self.lang) for t in teams])
         return self.t("The winners: {teams}.", teams=names)
+
+
+# -- each kind's journal line (what the actor learns) ------------------------------------
+
+
+def _see(w: Words, e: Entry) -> str:
+    if w.own(e):
+        return w.t("your card is now the {card}.", card=w.role(e.cards[0]))
+    return w.t("you looked at {seen}.", seen=w.seen(e))
+
+
+def _swap(w: Words, e: Entry) -> str:
+    a, b = (w.who(t) for t in e.targets)
+    return w.t("you swapped the cards of {a} and {b}.", a=a, b=b)
+
+
+def _swap_own(w: Words, e: Entry) -> str:
+    if e.targets[0].startswith("centre:"):
+        return w.t("you swapped your card with {card}.", card=w.who(e.targets[0]))
+    return w.t("you swapped your card with {who}'s.", who=w.who(e.targets[0]))
+
+
+def _copy(w: Words, e: Entry) -> str:
+    return w.t(
+        "you looked at {who}'s card: you are now the {card}.",
+        who=w.who(e.targets[0]),
+        card=w.role(e.cards[0]),
+    )
+
+
+def _learn(w: Words, e: Entry) -> str:
+    if not e.targets:
+        return w.t("there was nobody to ask about.")
+    return w.t("you asked about {who}: {answer}.", who=w.who(e.targets[0]), answer=w.answer(e))
+
+
+def _know(w: Words, e: Entry) -> str:
+    if not e.targets:
+        return w.t("you saw nobody.")
+    return w.t("you saw {names}.", names=w.names([w.who(t) for t in e.targets]))
+
+
+def _struck(w: Words, e: Entry) -> str:
+    if not e.targets:
+        return w.t("the night struck nobody.")
+    return w.t("the night struck {names}.", names=w.names([w.who(t) for t in e.targets]))
+
+
+def _one(message: str) -> Callable[[Words, Entry], str]:
+    """A line naming the one target: "you protected {who}."."""
+    return lambda w, e: w.t(message, who=w.who(e.targets[0]))
+
+
+PRIVATE: dict[str, Callable[[Words, Entry], str]] = {
+    "see": _see,
+    "swap": _swap,
+    "swap_own": _swap_own,
+    "copy": _copy,
+    "learn": _learn,
+    "know": _know,
+    "struck": _struck,
+    "shield": _one(N_("you put the shield on {who}'s card.")),
+    "pick": _one(N_("you pointed at {who}.")),
+    "agreed": _one(N_("your side chose {who}.")),
+    "disagreed": lambda w, e: w.t("your side did not agree on anyone."),
+    "protect": _one(N_("you protected {who}.")),
+    "arrest": _one(N_("you chose {who} to arrest.")),
+    "kill": _one(N_("you chose {who} to die.")),
+    "rotate": lambda w, e: w.t(
+        "you moved every other card one place to the {direction}.", direction=w.t(e.targets[0])
+    ),
+}
+
+
+# -- each kind's line in the night's story (One Night's end) ------------------------------
+
+Who = dict[str, str]
+
+
+def _story_see(w: Words, e: Entry, who: Who) -> str:
+    if w.own(e):
+        card = w.role(e.cards[0])
+        return w.t("{name}, the {role}, looked at their own card: the {card}.", card=card, **who)
+    return w.t("{name}, the {role}, looked at {seen}.", seen=w.seen(e), **who)
+
+
+def _story_swap(w: Words, e: Entry, who: Who) -> str:
+    a, b = (w.who(t) for t in e.targets)
+    return w.t("{name}, the {role}, swapped the cards of {a} and {b}.", a=a, b=b, **who)
+
+
+def _story_swap_own(w: Words, e: Entry, who: Who) -> str:
+    if e.targets[0].startswith("centre:"):
+        card = w.who(e.targets[0])
+        return w.t("{name}, the {role}, swapped their card with {card}.", card=card, **who)
+    other = w.who(e.targets[0])
+    return w.t("{name}, the {role}, swapped cards with {other}.", other=other, **who)
+
+
+def _story_shield(w: Words, e: Entry, who: Who) -> str:
+    other = w.who(e.targets[0])
+    return w.t("{name}, the {role}, put the shield on {other}'s card.", other=other, **who)
+
+
+def _story_rotate(w: Words, e: Entry, who: Who) -> str:
+    return w.t(
+        "{name}, the {role}, moved every other card one place to the {direction}.",
+        direction=w.t(e.targets[0]),
+        **who,
+    )
+
+
+def _story_copy(w: Words, e: Entry, who: Who) -> str:
+    return w.t(
+        "{name}, the {role}, looked at {other}'s card and became the {card}.",
+        other=w.who(e.targets[0]),
+        card=w.role(e.cards[0]),
+        **who,
+    )
+
+
+STORY: dict[str, Callable[[Words, Entry, Who], str]] = {
+    "see": _story_see,
+    "swap": _story_swap,
+    "swap_own": _story_swap_own,
+    "shield": _story_shield,
+    "rotate": _story_rotate,
+    "copy": _story_copy,
+}

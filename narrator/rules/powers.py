@@ -48,7 +48,9 @@ the actor's own card is), `hide` (the picked card cannot be picked again this ro
 `disturb` (the picked player loses their turn this round), `capture` (a player whose
 card was shown is taken out of the game), `self_capture` (the actor is: the price of
 disturbing) and `pass` (nothing the engine holds: the turn cards are on the table).
-`not_by` keeps an action from some cards (Guards cannot capture).
+`not_by` keeps an action from some cards (Guards cannot capture); `only` keeps a
+target to some cards (`only: [{target: {role: princess}, by: {role: minister}}]`:
+only the Minister may capture the Princess).
 
 A role may act `as` another (`does_as:`): it answers that role's call with that
 role's powers (Wherewolf's Pack Leader hunts with the pack, as the strongest wolf).
@@ -121,6 +123,9 @@ class Pick:
     # only players the night has struck so far (a kill waiting for dawn): the actor
     # learns who they are (Wherewolf's Healer)
     struck: bool = False
+    # False: not one of those who answer the call with the actor (Mafia's agents
+    # know each other and arrest a mafioso, never one of their own)
+    mates: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +135,14 @@ class Answer:
     match: Match
     say: Text  # with {name}
     reveal: bool = False  # the answer shows the card (Secret Moon's Minister)
+
+
+@dataclass(frozen=True, slots=True)
+class Only:
+    """A target matching `target` may be picked only by a card matching `by`."""
+
+    target: Match
+    by: Match
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +170,7 @@ class Ability:
     say: Text | None = None  # an action: what the table hears, with {name} {who} {role}
     label: Text | None = None  # an action: its name on the phone's button
     not_by: Match | None = None  # an action these cards may not take
+    only: tuple[Only, ...] = ()  # targets reserved to some cards (the Minister's capture)
     line: int = 0
 
 
@@ -209,6 +223,10 @@ class WinRule:
 
     team: str
     when: Predicate
+    # True: the win is each player's own -- a player of `team` wins when `when`
+    # holds of their own card (the Tanner wins only if he himself dies, not when a
+    # Doppelganger who copied him does)
+    each: bool = False
     line: int = 0
 
 
@@ -261,6 +279,9 @@ class Outcome:
     ends: tuple[Predicate, ...] = ()
     # the team that wins when the game's rounds run out with no other end (Secret Moon)
     rounds_out: str = ""
+    # two players left and nobody killed in the night: the one lower in this list
+    # (highest first; a card matching none is lowest) leaves at dawn (Wherewolf)
+    last_two: tuple[Match, ...] = ()
     # the game's own words for a death, with {name}: by night, by the vote
     night_death: Text | None = None
     vote_death: Text | None = None

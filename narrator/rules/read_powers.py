@@ -18,6 +18,7 @@ from narrator.rules.powers import (
     Answer,
     Effect,
     Match,
+    Only,
     Outcome,
     Pick,
     Powers,
@@ -165,6 +166,7 @@ class PowersMixin:
             not_by=self.match(f.raw("not_by"), f"'not_by' of {what}", f.line_of("not_by"))
             if f.has("not_by")
             else None,
+            only=f.listed("only", lambda v, ln: self.only(v, f"'only' of {what}", ln)),
             say=self.text(f.raw("say"), f"'say' of {what}", f.line_of("say"))
             if f.has("say")
             else None,
@@ -175,6 +177,15 @@ class PowersMixin:
         )
         f.done()
         return ability
+
+    def only(self, value: Any, what: str, line: int) -> Only:
+        f = self.fields(value, what, line)
+        only = Only(
+            target=self.match(f.required("target"), f"'target' of {what}", f.line_of("target")),
+            by=self.match(f.required("by"), f"'by' of {what}", f.line_of("by")),
+        )
+        f.done()
+        return only
 
     def answer(self, value: Any, what: str, line: int) -> Answer:
         f = self.fields(value, what, line)
@@ -213,6 +224,7 @@ class PowersMixin:
             named=tuple(named),
             role=f.get("role", bool, False),
             struck=f.get("struck", bool, False),
+            mates=f.get("mates", bool, True),
         )
         f.done()
         if sum(bool(x) for x in (pick.players, pick.centre, pick.named)) != 1:
@@ -330,6 +342,7 @@ class PowersMixin:
                 f"'rounds_out' names the team '{rounds_out}', which this ruleset does not have"
                 f"{did_you_mean(rounds_out, self.team_ids)}",
             )
+        last_two = f.listed("last_two", lambda v, ln: self.match(v, "'last_two' of outcome", ln))
         words = {}
         for key in ("night_death", "vote_death"):
             if f.has(key):
@@ -341,6 +354,7 @@ class PowersMixin:
             judged=cast(Any, judged),
             ends=ends,
             rounds_out=rounds_out,
+            last_two=last_two,
             line=f.line,
             **words,
         )
@@ -357,6 +371,7 @@ class PowersMixin:
         rule = WinRule(
             team=team,
             when=self.predicate(f.required("if"), f"'if' of {team}'s win", f.line_of("if")),
+            each=f.get("each", bool, False),
             line=f.line,
         )
         f.done()
@@ -450,6 +465,9 @@ def check_powers(ruleset: Ruleset) -> None:
         for answer in action.answers:
             check(answer.match, action.line, f"action '{action.id}'")
         check(action.not_by, action.line, f"action '{action.id}'")
+        for only in action.only:
+            check(only.target, action.line, f"action '{action.id}'")
+            check(only.by, action.line, f"action '{action.id}'")
     for role in ruleset.roles:
         for ability in role.powers.abilities if role.powers else ():
             check(ability.know, ability.line, f"a power of role '{role.id}'")
@@ -460,3 +478,5 @@ def check_powers(ruleset: Ruleset) -> None:
             walk(rule.when, rule.line)
         for end in ruleset.outcome.ends:
             walk(end, ruleset.outcome.line)
+        for match in ruleset.outcome.last_two:
+            check(match, ruleset.outcome.line, "'last_two' of outcome")

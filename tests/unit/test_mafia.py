@@ -175,6 +175,20 @@ def test_day_is_three_minutes_public_vote_defence_secret_ballot() -> None:
     assert not any("point" in str(v).lower() for _, v in values[8:])
 
 
+def test_the_day_counts_the_mafiosi_still_alive_prisoners_included() -> None:
+    """Audit 4, finding 7: seed 001, «in numero pari ai mafiosi ancora vivi» -- a
+    Prisoner is alive; the seed's own 8+1 example goes on at three agents against
+    three free mafiosi and one arrested (the engine's scenario
+    mafia/seed_example_8_plus_1 plays it). The words the Moderator hears say so."""
+    for lang, alive, free in (
+        ("en", "still alive, Prisoners", "still free"),
+        ("it", "ancora vivi", "ancora liberi"),
+    ):
+        day = seq(script("mafia_infiltrators", 8, EXAMPLE, phase="day", lang=lang))
+        wait = day[1][2]
+        assert alive in wait and free not in wait, wait
+
+
 def test_the_secret_method_is_written_in_the_ruleset_with_its_reason() -> None:
     text = (RULESETS / "mafia_infiltrators.yaml").read_text(encoding="utf-8")
     assert "face-down cards" in text and "would see every vote" in text

@@ -13,13 +13,13 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from narrator.moderator import Game, MoveError, run, runnable_roles
 from narrator.moderator.scenario import Replay, to_scenario
 from narrator.moderator.votes import accusation, verdict
-from narrator.rules import RulesetError, load_catalog, parse_ruleset
+from narrator.rules import Ruleset, RulesetError, check_selection, load_catalog, parse_ruleset
 from narrator.rules.powers import VoteRule
 
 CATALOG = load_catalog()
@@ -117,11 +117,17 @@ def _night(game: Game, picks: dict[int, list[str]]) -> list[int]:
     return game.dawn()
 
 
-def test_the_pack_leaders_pick_is_the_victim_and_a_werewolfs_when_he_picks_nothing() -> None:
+def test_the_strongest_werewolf_in_play_decides_and_his_nobody_is_nobody() -> None:
+    """Seed 000: «Il giocatore indicato dal Lupo Mannaro più forte in gioco viene
+    ucciso» -- the Pack Leader points at nobody: nobody dies, whatever a weaker
+    werewolf picked (audit 4, finding 5); once he is out, the werewolf is the
+    strongest in play."""
     game = _wherewolf(["werewolf", "pack_leader", "seer", "villager", "villager", "villager"])
     assert _night(game, {}) == []  # night 1: the pack only meets, nobody can die
     assert _night(game, {0: ["seat:3"], 1: ["seat:4"]}) == [3]  # the Pack Leader's pick
-    assert _night(game, {0: ["seat:5"], 1: []}) == [4]  # he picks nothing: the werewolf's
+    assert _night(game, {0: ["seat:5"], 1: []}) == []  # he points at nobody: nobody dies
+    game.seats[1].alive = False  # the Pack Leader is out
+    assert _night(game, {0: ["seat:5"]}) == [4]  # the werewolf is the strongest now
     hunts = [e for e in game.log if e.kind in ("agreed", "disagreed")]
     assert {e.seat for e in hunts} == {0, 1} and all(e.to == e.seat for e in hunts)
 
@@ -174,7 +180,31 @@ def _day(game: Game, rng: random.Random) -> None:
     game.ballot({v: rng.choice(suspects) for v in voters} if suspects else {})
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def legal_deck(ruleset: Ruleset, players: int, rng: random.Random) -> list[str]:
+    """A random deck of the roles the engine runs that the app would let a table
+    deal: the required roles and one of each side's indispensable ones first; [] if
+    the draw breaks another rule (the caller assumes it away)."""
+    runnable = runnable_roles(ruleset)
+    pool = [r for r in runnable for _ in range(ruleset.role(r).max_count)]
+    rng.shuffle(pool)
+    cards = [r for r in ruleset.setup.required if r in runnable]
+    for need in ruleset.setup.must_contain:
+        if need.level == "error" and not any(r in cards for r in need.any_of):
+            cards += [r for r in need.any_of if r in runnable][:1]
+    for role in cards:
+        pool.remove(role)
+    cards += pool[: players - len(cards)]
+    rng.shuffle(cards)
+    counts = Counter(cards)
+    deck = tuple((r, counts[r]) for r in ruleset.role_ids if r in counts)
+    return cards if check_selection(ruleset, players, deck).ok else []
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(
     system=st.sampled_from(["lupus", "mafia_infiltrators", "wherewolf"]),
     players=st.integers(min_value=5, max_value=12),
@@ -185,12 +215,9 @@ def test_random_many_night_games_end_keep_their_cards_and_replay(
 ) -> None:
     ruleset = CATALOG.get(system)
     rng = random.Random(seed)
-    runnable = runnable_roles(ruleset)
-    deck = [r for r in runnable for _ in range(ruleset.role(r).max_count)]
-    rng.shuffle(deck)
-    cards = deck[:players]
-    if len(cards) < players:
-        return
+    players = max(players, ruleset.setup.min_players)
+    cards = legal_deck(ruleset, players, rng)
+    assume(cards)
     names = [f"P{i}" for i in range(players)]
     game = Game.deal(ruleset, names, cards, [], rng=random.Random(seed))
     ended = None
@@ -216,6 +243,7 @@ def test_random_many_night_games_end_keep_their_cards_and_replay(
     again = run(to_scenario(Replay(game, "en", [], [])), CATALOG.get).to_dict()
     assert again["dead"] == [names[i] for i in game.dead_order]
     assert again["prisoners"] == [s.name for s in game.seats if not s.free]
+    assert again["log"] == [e.to_dict() for e in game.log]  # the same game, entry for entry
     if ended is not None:
         teams, winners = ended
         assert again["winners"] == {"teams": teams, "players": [names[i] for i in winners]}
@@ -269,7 +297,7 @@ def test_secret_moon_nobody_hides_in_the_third_round_and_a_hidden_card_shows_aga
     game.begin_round()
     game.turn(3, "inspect", ["seat:1"])  # round 2: the hiding is over
     game.begin_round()
-    with pytest.raises(MoveError, match="nobody may hide in round 3"):
+    with pytest.raises(MoveError, match="A cannot hide: nobody may hide in round 3"):
         game.turn(0, "hide", ["seat:1"])
 
 
@@ -313,7 +341,10 @@ def test_random_secret_moon_games_end_and_replay(seed: int, players: int) -> Non
                 )
                 if pick is not None and pick.role:
                     choice.append(f"role:{rng.choice(MOON.role_ids)}")
-                game.turn(seat, action, choice)
+                try:
+                    game.turn(seat, action, choice)
+                except MoveError:
+                    continue  # a target kept for another card (the Princess's capture)
                 break
             if (ended := game.over()) is not None:
                 break
@@ -327,6 +358,7 @@ def test_random_secret_moon_games_end_and_replay(seed: int, players: int) -> Non
     teams, winners = ended
     assert again["winners"] == {"teams": teams, "players": [names[i] for i in winners]}
     assert again["prisoners"] == [s.name for s in game.seats if not s.free]
+    assert again["log"] == [e.to_dict() for e in game.log]
 
 
 # -- the loader's new keys -------------------------------------------------------------------
@@ -348,6 +380,8 @@ WHEREWOLF_TEXT = (CATALOG.get("wherewolf").path or "").read_text(encoding="utf-8
         ("tie: nobody", "tie: nobdy", "did you mean 'nobody'"),
         ("judged: day_start", "judged: dawn", "must be at_end, any_time or day_start"),
         ("only_alive: [{team: pack}", "only_alive: [{team: pak}", "names the team 'pak'"),
+        ("last_two: [{team: pack}", "last_two: [{team: pak}", "names the team 'pak'"),
+        ("last_two: [{team: pack}", "last_two: [{tag: wulf}", "names the tag 'wulf'"),
     ],
 )
 def test_a_mistake_in_the_new_keys_is_one_line_with_file_and_line(
@@ -388,3 +422,70 @@ def test_a_snapshot_between_two_calls_restores_the_same_game(system: str, seed: 
         if game.over("dawn"):
             break
         _day(game, rng)
+
+
+# -- the dawn, a pure calculator --------------------------------------------------------------
+
+
+def test_dawn_resolves_by_priority_a_protection_before_the_kill_it_spares() -> None:
+    from narrator.moderator.dawn import Fate, Pending, resolve
+
+    alive = free = range(5)
+    kill, save = Pending("kill", 2, 20, by=None), Pending("protect", 2, 10, by=4)
+    assert resolve([kill, save], alive, free) == []  # the save comes first, by priority
+    late = Pending("protect", 2, 30, by=4)
+    assert resolve([kill, late], alive, free) == [Fate(2, "kill")]  # too late
+    twice = [kill, Pending("kill", 2, 20), Pending("kill", 3, 20)]
+    assert resolve(twice, alive, free) == [Fate(2, "kill"), Fate(3, "kill")]
+    assert resolve([kill], [0, 1], free) == []  # the dead do not die again
+    arrest = Pending("arrest", 1, 20, by=0)
+    assert resolve([arrest, arrest], alive, free) == [Fate(1, "arrest")]
+    assert resolve([arrest], alive, [0, 2]) == []  # a prisoner is not arrested again
+
+
+def test_wherewolfs_last_two_leave_by_the_seeds_list_and_two_alike_stay() -> None:
+    from narrator.moderator.dawn import last_two
+
+    game = _wherewolf(["pack_leader", "seer", "healer", "villager", "villager"])
+    for seat in (1, 2, 4):
+        game.seats[seat].alive = False
+    assert last_two(game) == 3  # a villager is lower than a werewolf
+    game.seats[3].card.role, game.seats[3].dealt = "pack_leader", "pack_leader"
+    assert last_two(game) is None  # the game is over: the pack is all that is left
+    game = _wherewolf(["villager", "seer", "healer", "villager", "villager"])
+    for seat in (1, 2, 4):
+        game.seats[seat].alive = False
+    assert last_two(game) is None  # no Creature of the Shadow: the village has won
+
+
+def test_a_restored_round_knows_who_has_played() -> None:
+    """Secret Moon saved mid-round: the turns played are read back from the log, so
+    the restored game numbers the next turn on and refuses a second action."""
+    game = _moon()
+    game.turn(0, "inspect", ["seat:2"])
+    again = Game.from_snapshot(MOON, json.loads(json.dumps(game.snapshot())))
+    assert again.turns_played == 1 and again.round == 1
+    with pytest.raises(MoveError, match="A has already taken a turn in round 1"):
+        again.turn(0, "pass", [])
+    again.turn(1, "pass", [])
+    assert again.log[-1].step == "r1.2"
+
+
+def test_a_game_saved_before_one_kind_said_nobody_died_reads_as_todays() -> None:
+    game = _wherewolf(["pack_leader", "seer", "healer", "villager", "villager"])
+    _night(game, {})
+    _night(game, {})  # the pack points at nobody: nobody died in the night
+    data = json.loads(json.dumps(game.snapshot()))
+    night = next(e for e in data["log"] if e["kind"] == "nobody_dies")
+    night.update(kind="nobody_died", why="")  # as a save made before this change wrote it
+    data["log"].append({**night, "kind": "nobody_dies", "why": ""})  # the old vote's
+    again = Game.from_snapshot(CATALOG.get("wherewolf"), data)
+    said = [e for e in again.log if e.kind == "nobody_dies"]
+    assert [e.why for e in said] == ["night", "vote"]
+    for kind, why, error in [
+        ("nobody_cared", "", "is not a kind"),
+        ("death", "boredom", "boredom"),
+    ]:
+        data["log"][-1].update(kind=kind, why=why)
+        with pytest.raises(ValueError, match=error):
+            Game.from_snapshot(CATALOG.get("wherewolf"), data)

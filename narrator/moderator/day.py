@@ -1,0 +1,177 @@
+"""The day: One Night's vote of everyone at once, and the many-night games'
+accusation and ballot, counted by `votes.py` and applied to the game.
+
+A death follows a death (the Hunter's shot) until none is pending; every death is
+logged with its `Cause`, and a vote that kills nobody is one `nobody_dies` entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from narrator.moderator import votes
+from narrator.moderator.board import MoveError
+from narrator.moderator.log import Cause, Entry, Kind
+from narrator.moderator.votes import most_voted
+from narrator.rules.powers import VoteRule
+
+if TYPE_CHECKING:
+    from narrator.moderator.game import Game
+
+
+@dataclass
+class Day:
+    """What the days remember: the seats the tie rules measure from, the last one put
+    to death (the Medium asks about them), and today's suspects."""
+
+    tombstone: int | None = None  # the last player out (Lupus's tie rule)
+    executed: int | None = None  # the player the last vote put to death
+    last_arrested: int | None = None  # Mafia's reference for ties
+    suspects: list[int] = field(default_factory=list)
+
+
+def vote(game: Game, ballot: dict[int, int | None]) -> list[int]:
+    """Everyone points at once; returns the seats that die, in order (the Hunter's
+    shot after the vote's dead)."""
+    outcome = game.ruleset.outcome
+    if outcome is None:
+        raise MoveError(f"the ruleset '{game.ruleset.id}' has no 'outcome' to judge a vote")
+    rule = outcome.vote
+    for voter, target in ballot.items():
+        name = game.seats[voter].name
+        if not game.seats[voter].alive:
+            raise MoveError(f"{name} is dead and cannot vote")
+        if target is None:
+            continue
+        if target == voter and not rule.self_vote:
+            raise MoveError(f"{name} cannot vote for themselves")
+        if not game.seats[target].alive:
+            raise MoveError(f"{name} votes for {game.seats[target].name}, who is dead")
+    _votes(game, "vote", ballot)
+    dead = most_voted(ballot, rule.min_votes)
+    for seat in dead:
+        game.die(seat, Cause.VOTE)
+    if not dead:
+        game.record(None, None, "nobody_dies", why=Cause.VOTE)
+    # Deaths that follow a death (the Hunter's shot), until none is pending.
+    i = 0
+    while i < len(game.dead_order):
+        seat = game.dead_order[i]
+        powers = game.powers(game.seats[seat].card.identity)
+        target = ballot.get(seat)
+        shoots = powers is not None and powers.on_death == "shoot_vote"
+        if shoots and target is not None and game.seats[target].alive:
+            game.die(target, Cause.SHOT, by=seat)
+        i += 1
+    return list(game.dead_order)
+
+
+def accuse(game: Game, accusations: dict[int, int | None]) -> list[int]:
+    """Everyone who may accuses; returns the suspects for the ballot, by the
+    ruleset's rule (`votes.accusation`). When the accusation alone puts someone to
+    death (every accusation on one player, or the final two's one vote), that
+    player dies now and there is no ballot: the list is empty."""
+    rule = _rule(game, "accusation_ballot")
+    for voter, target in accusations.items():
+        who = game.seats[voter]
+        if rule.accusers == "alive" and not who.alive:
+            raise MoveError(f"{who.name} is dead and cannot accuse")
+        if rule.accusers == "alive" and not who.free:
+            raise MoveError(f"{who.name} is a prisoner and cannot accuse")
+        _check_target(game, voter, target, "accuse")
+    _votes(game, "accuse", accusations)
+    in_play = [i for i, s in enumerate(game.seats) if s.alive and s.free]
+    everyone = list(range(len(game.seats)))
+    result = votes.accusation(
+        rule,
+        accusations,
+        in_play,
+        reference(game),
+        len(game.seats),
+        accusers=everyone if rule.accusers == "everyone" else in_play,
+    )
+    suspects = list(result.suspects)
+    game.log.append(
+        Entry(game.night, "day", "", "suspects", None, tuple(f"seat:{i + 1}" for i in suspects))
+    )
+    game.day.suspects = suspects
+    if result.dies is not None:
+        game.day.executed = result.dies
+        game.die(result.dies, Cause.VOTE)
+    elif not suspects:
+        game.record(None, None, "nobody_dies", why=Cause.VOTE)
+    return suspects
+
+
+def ballot(game: Game, ballot_: dict[int, int | None]) -> int | None:
+    """The living who are not suspects vote between the suspects; the most votes is
+    put to death (a tie by the ruleset's rule: the Tombstone, the last arrested, or
+    nobody)."""
+    rule = _rule(game, "accusation_ballot")
+    suspects = game.day.suspects
+    if not suspects and any(t is not None for t in ballot_.values()):
+        raise MoveError("there is no ballot today: nobody is a suspect")
+    for voter, target in ballot_.items():
+        who = game.seats[voter]
+        if not who.alive:
+            raise MoveError(f"{who.name} is dead and cannot vote in the ballot")
+        if not who.free:
+            raise MoveError(f"{who.name} is a prisoner and cannot vote in the ballot")
+        if voter in suspects:
+            raise MoveError(f"{who.name} is a suspect and cannot vote in the ballot")
+        if target is not None and target not in suspects:
+            raise MoveError(f"{who.name} votes for {game.seats[target].name}, not a suspect")
+    if not suspects:
+        return None
+    _votes(game, "ballot", ballot_)
+    out = votes.verdict(rule, ballot_, suspects, reference(game), len(game.seats))
+    game.day.suspects = []
+    if out is None:
+        game.record(None, None, "nobody_dies", why=Cause.VOTE)
+        return None
+    game.day.executed = out
+    game.die(out, Cause.VOTE)
+    return out
+
+
+def reference(game: Game) -> int | None:
+    """The seat the tie rule measures from: the last player arrested (Mafia) or
+    the Tombstone, the last one out (Lupus); None before there is one."""
+    outcome = game.ruleset.outcome
+    if outcome is not None and outcome.vote.tie == "last_arrested_nearest":
+        return game.day.last_arrested
+    return game.day.tombstone
+
+
+def _rule(game: Game, kind: str) -> VoteRule:
+    outcome = game.ruleset.outcome
+    if outcome is None or outcome.vote.kind != kind:
+        raise MoveError(f"the ruleset '{game.ruleset.id}' has no {kind} vote")
+    return outcome.vote
+
+
+def _check_target(game: Game, voter: int, target: int | None, what: str) -> None:
+    name = game.seats[voter].name
+    if target is None:
+        return
+    if target == voter:
+        raise MoveError(f"{name} cannot {what} themselves")
+    if not game.seats[target].alive:
+        raise MoveError(f"{name} cannot {what} {game.seats[target].name}, who is dead")
+    if not game.seats[target].free:
+        raise MoveError(f"{name} cannot {what} {game.seats[target].name}, a prisoner")
+
+
+def _votes(game: Game, kind: Kind, ballot: dict[int, int | None]) -> None:
+    for voter, target in ballot.items():
+        game.log.append(
+            Entry(
+                night=game.night,
+                step="day",
+                role="",
+                kind=kind,
+                seat=voter,
+                targets=(f"seat:{target + 1}",) if target is not None else (),
+            )
+        )

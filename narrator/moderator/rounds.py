@@ -1,0 +1,138 @@
+"""Rounds of turns (Secret Moon): each player acts openly, once a round, in turn.
+
+A turn is one of the ruleset's `actions:` (inspect, interrogate, accuse, hide,
+disturb, capture, pass), checked here and applied through the effects' registry.
+Seed 002: «ogni giocatore effettua una e una sola azione nel proprio turno» -- a
+player who has acted this round, was disturbed, or is out of the game has no turn.
+The turns played this round are read from the log, so a restored game knows them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from narrator.moderator import effects
+from narrator.moderator.board import MoveError, Place, Prompt, Step
+from narrator.moderator.effects import Act
+from narrator.moderator.log import Entry
+from narrator.moderator.night import targets
+from narrator.rules.powers import Ability
+
+if TYPE_CHECKING:
+    from narrator.moderator.game import Game
+
+
+@dataclass
+class Rounds:
+    """Cards shown to everyone (a centre card too), cards hidden until the round
+    ends, players who lost this round's turn, and whether the last round is over."""
+
+    number: int = 0
+    revealed: set[Place] = field(default_factory=set)
+    hidden: set[Place] = field(default_factory=set)
+    disturbed: set[int] = field(default_factory=set)
+    over: bool = False
+
+
+def begin(game: Game) -> int:
+    """The next round: what was hidden shows again, every turn is back."""
+    game.rounds.number += 1
+    game.rounds.hidden.clear()
+    game.rounds.disturbed.clear()
+    return game.rounds.number
+
+
+def end(game: Game) -> None:
+    """The last round is over: a game with `rounds_out` is won by that team now."""
+    game.rounds.over = True
+    game.record(None, None, "rounds_over")
+
+
+def played(game: Game) -> list[int]:
+    """The seats that took a turn this round, in turn order."""
+    return [
+        e.seat
+        for e in game.log
+        if e.kind == "turn" and e.night == game.rounds.number and e.seat is not None
+    ]
+
+
+def action(game: Game, action_id: str) -> Ability:
+    for ability in game.ruleset.actions:
+        if ability.id == action_id:
+            return ability
+    known = ", ".join(a.id for a in game.ruleset.actions) or "none"
+    raise MoveError(f"there is no action '{action_id}' (the actions: {known})")
+
+
+def turn_prompt(game: Game, seat: int, action_id: str) -> Prompt:
+    """What `seat` may pick for the action `action_id` on their turn."""
+    ability = action(game, action_id)
+    who = game.seats[seat]
+    number = game.rounds.number
+    if not (who.alive and who.free):
+        raise MoveError(f"{who.name} is out of the game and has no turn")
+    if seat in game.rounds.disturbed:
+        raise MoveError(f"{who.name} was disturbed and has no turn this round")
+    if seat in played(game):
+        raise MoveError(f"{who.name} has already taken a turn in round {number}: one each")
+    if ability.not_by is not None and game.matches(who.card.identity, ability.not_by):
+        raise MoveError(f"{who.name} holds a card that cannot {action_id}")
+    if not ability.when.holds(game.chosen(), game.night, number, game.options):
+        raise MoveError(f"{who.name} cannot {action_id}: nobody may {action_id} in round {number}")
+    needs_shown = "capture" in ability.effects
+    own_too = any(p.players and not p.other for p in ability.picks)
+    options: list[str] = []
+    if any(p.players for p in ability.picks):
+        options += [
+            f"seat:{i + 1}"
+            for i, s in enumerate(game.seats)
+            if (own_too or i != seat)
+            and s.alive
+            and s.free
+            and ("seat", i) not in game.rounds.hidden
+            and (not needs_shown or ("seat", i) in game.rounds.revealed)
+        ]
+    if any(p.centre for p in ability.picks):
+        options += [
+            f"centre:{k + 1}"
+            for k in range(len(game.centre))
+            if ("centre", k) not in game.rounds.hidden
+        ]
+    if any(p.role for p in ability.picks):
+        options += [f"role:{r}" for r in game.ruleset.role_ids]
+    sizes = [p.players + p.centre for p in ability.picks]
+    return Prompt(
+        step=f"r{number}",
+        ability=ability.id,
+        role="",
+        min=min(sizes, default=0),
+        max=max(sizes, default=0),
+        options=tuple(options),
+        picks=ability.picks,
+    )
+
+
+def turn(game: Game, seat: int, action_id: str, choice: list[str]) -> list[Entry]:
+    """`seat` takes the action `action_id` on their turn; returns what happened
+    (what the actor alone learns is private to them; the rest the table sees)."""
+    asked = turn_prompt(game, seat, action_id)
+    ability = action(game, action_id)
+    named = [c for c in choice if c.startswith("role:")]
+    picked = [c for c in choice if not c.startswith("role:")]
+    name = game.seats[seat].name
+    for option in named:
+        if option not in asked.options:
+            raise MoveError(f"{name} named {option[5:]!r}, which is not a role of this game")
+    if any(p.role for p in ability.picks) and len(named) != 1:
+        raise MoveError(f"{name} must name one role to {action_id}")
+    if not picked and ability.picks:
+        raise MoveError(f"{name} must choose whom to {action_id}")
+    places = targets(game, asked, seat, picked, ability, action_id)
+    step = Step(f"r{game.rounds.number}.{len(played(game)) + 1}", "", game.rounds.number)
+    roles = tuple(n[5:] for n in named)
+    before = len(game.log)
+    game.record(step, seat, "turn", targets=places, cards=roles, why=action_id)
+    effects.apply(game, Act(step, seat, "", ability, tuple(places), named=roles))
+    return game.log[before:]
