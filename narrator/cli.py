@@ -24,16 +24,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from narrator import __version__, logfile
-from narrator.rules.errors import (
+from narrator.base.errors import (
     EXIT_AUDIO,
     EXIT_INPUT,
     EXIT_INTERRUPTED,
     EXIT_OK,
     MissingPart,
     NarratorError,
-    RulesetError,
     one_line,
 )
+from narrator.rules.errors import RulesetError
 
 if TYPE_CHECKING:
     from narrator.rules import Ruleset

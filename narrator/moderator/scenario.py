@@ -25,10 +25,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from narrator.base.errors import NarratorError
 from narrator.moderator.game import Game, MoveError, Prompt
 from narrator.moderator.support import unsupported_roles
 from narrator.moderator.words import Words
-from narrator.rules.errors import NarratorError
 from narrator.rules.model import Ruleset
 
 _KEYS = (

@@ -13,13 +13,9 @@ if TYPE_CHECKING:
     from narrator.rules.catalog import Catalog as Catalog
     from narrator.rules.catalog import get_ruleset as get_ruleset
     from narrator.rules.catalog import load_catalog as load_catalog
-    from narrator.rules.errors import MissingPart as MissingPart
-    from narrator.rules.errors import NarratorError as NarratorError
     from narrator.rules.errors import RulesetError as RulesetError
     from narrator.rules.errors import SelectionError as SelectionError
     from narrator.rules.errors import UnknownRuleset as UnknownRuleset
-    from narrator.rules.folders import shipped_dir as shipped_dir
-    from narrator.rules.folders import user_dir as user_dir
     from narrator.rules.loader import build_deck as build_deck
     from narrator.rules.loader import load_ruleset as load_ruleset
     from narrator.rules.loader import parse_ruleset as parse_ruleset
@@ -41,14 +37,7 @@ __getattr__, __all__ = lazy_exports(
     __name__,
     {
         "catalog": ("Catalog", "get_ruleset", "load_catalog"),
-        "errors": (
-            "MissingPart",
-            "NarratorError",
-            "RulesetError",
-            "SelectionError",
-            "UnknownRuleset",
-        ),
-        "folders": ("shipped_dir", "user_dir"),
+        "errors": ("RulesetError", "SelectionError", "UnknownRuleset"),
         "loader": ("build_deck", "load_ruleset", "parse_ruleset"),
         "model": ("Role", "Ruleset", "Text"),
         "selection": (

@@ -15,9 +15,10 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from narrator.base.errors import did_you_mean
+from narrator.base.folders import catalog_folders, ruleset_files
 from narrator.rules import index
-from narrator.rules.errors import RulesetError, UnknownRuleset, did_you_mean
-from narrator.rules.folders import catalog_folders, ruleset_files
+from narrator.rules.errors import RulesetError, UnknownRuleset
 from narrator.rules.loader import load_ruleset
 from narrator.rules.model import Ruleset
 

@@ -8,14 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from narrator.base.errors import EXIT_AUDIO as EXIT_AUDIO
-from narrator.base.errors import EXIT_INPUT as EXIT_INPUT
-from narrator.base.errors import EXIT_INTERRUPTED as EXIT_INTERRUPTED
-from narrator.base.errors import EXIT_OK as EXIT_OK
-from narrator.base.errors import MissingPart as MissingPart
-from narrator.base.errors import NarratorError as NarratorError
-from narrator.base.errors import did_you_mean as did_you_mean
-from narrator.base.errors import one_line as one_line
+from narrator.base.errors import NarratorError, one_line
 
 MAX_MESSAGE = 400  # characters of a ruleset error after its file:line
 

@@ -15,8 +15,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal, cast
 
+from narrator.base.errors import did_you_mean
 from narrator.rules import parsed
-from narrator.rules.errors import RulesetError, did_you_mean
+from narrator.rules.errors import RulesetError
 from narrator.rules.mechanisms import MechanismsMixin, declared, parse_order
 from narrator.rules.model import (
     ALWAYS,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from narrator.rules.errors import did_you_mean
+from narrator.base.errors import did_you_mean
 from narrator.rules.model import Call, Option, Order, Recap, Text, Token, Turn
 
 if TYPE_CHECKING:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from narrator.rules.errors import RulesetError, did_you_mean
+from narrator.base.errors import did_you_mean
+from narrator.rules.errors import RulesetError
 from narrator.rules.powers import (
     EFFECTS,
     NEEDS_PICK,

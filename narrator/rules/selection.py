@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from narrator.base.errors import did_you_mean
 from narrator.i18n import gettext, ngettext
-from narrator.rules.errors import SelectionError, did_you_mean
+from narrator.rules.errors import SelectionError
 from narrator.rules.loader import build_deck
 from narrator.rules.model import Ruleset
 

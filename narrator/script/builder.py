@@ -12,13 +12,13 @@ import random
 import re
 from dataclasses import dataclass, field, replace
 
+from narrator.base.errors import did_you_mean
 from narrator.i18n import gettext
 from narrator.rules import (
     Ruleset,
     SelectionError,
     check_selection,
 )
-from narrator.rules.errors import did_you_mean
 from narrator.rules.model import Call, Condition, Countdown, StepSpec, Text, Timed, Turn
 from narrator.rules.selection import check_known
 from narrator.script.model import (

@@ -31,10 +31,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from narrator.base.errors import NarratorError
 from narrator.moderator import Game as Engine
 from narrator.moderator import MoveError, Words, unsupported_roles, votes
 from narrator.moderator.support import stand_ins
-from narrator.rules import NarratorError, Ruleset, check_selection, dealing, recommended
+from narrator.rules import Ruleset, check_selection, dealing, recommended
 from narrator.rules.powers import VoteRule
 from narrator.script import Timer
 from narrator.session.game import Game
