@@ -307,8 +307,9 @@ def cmd_roles(args: argparse.Namespace, catalog: Catalog) -> int:
 
 
 def cmd_setup(args: argparse.Namespace, catalog: Catalog) -> int:
+    from narrator.rules.decks import dealing, describe_dealing
     from narrator.rules.draw import random_deck, tokens_needed
-    from narrator.rules.selection import dealing, describe_dealing, recommended
+    from narrator.rules.selection import recommended
 
     ruleset = catalog.get(args.ruleset)
     if args.random is not None:

@@ -13,20 +13,20 @@ if TYPE_CHECKING:
     from narrator.rules.catalog import Catalog as Catalog
     from narrator.rules.catalog import get_ruleset as get_ruleset
     from narrator.rules.catalog import load_catalog as load_catalog
+    from narrator.rules.decks import Dealing as Dealing
+    from narrator.rules.decks import build_deck as build_deck
+    from narrator.rules.decks import dealing as dealing
+    from narrator.rules.decks import describe_dealing as describe_dealing
     from narrator.rules.errors import RulesetError as RulesetError
     from narrator.rules.errors import SelectionError as SelectionError
     from narrator.rules.errors import UnknownRuleset as UnknownRuleset
-    from narrator.rules.loader import build_deck as build_deck
     from narrator.rules.loader import load_ruleset as load_ruleset
     from narrator.rules.loader import parse_ruleset as parse_ruleset
     from narrator.rules.model import Role as Role
     from narrator.rules.model import Ruleset as Ruleset
     from narrator.rules.model import Text as Text
-    from narrator.rules.selection import Dealing as Dealing
     from narrator.rules.selection import Report as Report
     from narrator.rules.selection import check_selection as check_selection
-    from narrator.rules.selection import dealing as dealing
-    from narrator.rules.selection import describe_dealing as describe_dealing
     from narrator.rules.selection import parse_roles as parse_roles
     from narrator.rules.selection import recommended as recommended
 
@@ -38,16 +38,9 @@ __getattr__, __all__ = lazy_exports(
     {
         "catalog": ("Catalog", "get_ruleset", "load_catalog"),
         "errors": ("RulesetError", "SelectionError", "UnknownRuleset"),
-        "loader": ("build_deck", "load_ruleset", "parse_ruleset"),
+        "decks": ("Dealing", "build_deck", "dealing", "describe_dealing"),
+        "loader": ("load_ruleset", "parse_ruleset"),
         "model": ("Role", "Ruleset", "Text"),
-        "selection": (
-            "Dealing",
-            "Report",
-            "check_selection",
-            "dealing",
-            "describe_dealing",
-            "parse_roles",
-            "recommended",
-        ),
+        "selection": ("Report", "check_selection", "parse_roles", "recommended"),
     },
 )

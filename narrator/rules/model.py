@@ -257,6 +257,7 @@ class Vote:
     # accusations); empty: one wait showing the tie rule.
     accusation_wait: tuple[StepSpec, ...] = ()
     defence: Timed | None = None
+    line: int = field(default=0, compare=False)  # of its `style`
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +266,7 @@ class Day:
     discussion: Timed | None
     vote: Vote | None
     closing: tuple[StepSpec, ...] = ()
+    line: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +289,7 @@ class Rounds:
     round_end: Call = ()
     reminders: Call = ()  # lines with `rounds:` conditions
     end: Call = ()
+    line: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,7 +64,7 @@ needs the engine (`moderator.unsupported_roles`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 from narrator.rules.model import ALWAYS, Condition, Text
@@ -245,6 +245,7 @@ class VoteRule:
     seconds: float = 30.0
     accusation_seconds: float = 60.0
     ballot_seconds: float = 30.0
+    line: int = field(default=0, compare=False)  # of its `kind` (or of `vote:`)
 
 
 @dataclass(frozen=True, slots=True)
