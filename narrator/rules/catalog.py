@@ -21,6 +21,7 @@ from narrator.rules import index
 from narrator.rules.errors import RulesetError, UnknownRuleset
 from narrator.rules.loader import load_ruleset
 from narrator.rules.model import Ruleset
+from narrator.rules.read_common import ID
 
 
 @dataclass
@@ -84,7 +85,7 @@ def load_catalog(*dirs: Path, only: str | None = None) -> Catalog:
     return catalog
 
 
-_ID_LINE = re.compile(rb"^id:[ \t]*([a-z][a-z0-9_]*)[ \t]*(?:#.*)?$", re.MULTILINE)
+_ID_LINE = re.compile(rb"^id:[ \t]*(%s)[ \t]*(?:#.*)?$" % ID.pattern.strip("^$").encode(), re.M)
 
 
 def _declared_id(path: Path) -> str | None:
