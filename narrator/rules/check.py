@@ -2,8 +2,10 @@
 
 The section readers (`read_*.py`) check each mapping as they read it; these checks
 look across sections: unique role ids and group leads, buildable decks
-(`cross_check`), the tags the rules name (`check_powers`). Each failure is one
-`RulesetError` with the file and line of the part at fault.
+(`cross_check`), the tags the rules name (`check_powers`), and the parts the game's
+flow is made of (`check_flow`: the day's vote as the voice calls it and as the rules
+count it, the rounds, the actions, the nights). Each failure is one `RulesetError`
+with the file and line of the part at fault.
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ from __future__ import annotations
 from narrator.base.errors import did_you_mean
 from narrator.rules.decks import build_deck
 from narrator.rules.errors import RulesetError
+from narrator.rules.flow import KIND_OF_STYLE
 from narrator.rules.model import Ruleset
 from narrator.rules.powers import Match, Predicate
+from narrator.rules.read_common import with_article
 
 
 def cross_check(ruleset: Ruleset) -> None:
@@ -88,3 +92,69 @@ def check_powers(ruleset: Ruleset) -> None:
             walk(rule.when, rule.line)
         for end in ruleset.outcome.ends:
             walk(end, ruleset.outcome.line)
+
+
+def check_flow(ruleset: Ruleset) -> None:
+    """The parts the game's flow is made of agree (`flow.py`): the day's vote as the
+    voice calls it is the vote the rules count, and the day, the rounds, the actions
+    and the nights make one way through the game that every driver can walk."""
+    where = ruleset.path or "ruleset"
+    day, outcome, rounds = ruleset.day, ruleset.outcome, ruleset.rounds
+    spoken = day.vote
+    if outcome is not None:
+        counted = outcome.vote
+        if spoken is None and counted.kind != "none":
+            style = "countdown" if counted.kind == "simultaneous" else "accusation_ballot"
+            raise RulesetError(
+                f"'outcome' counts {with_article(counted.kind)} vote, but the day has no "
+                f"'vote' to call it; add the day's 'vote' (style: {style}) or remove 'vote' "
+                "from 'outcome'",
+                where,
+                counted.line or None,
+            )
+        if spoken is not None and counted.kind == "none":
+            raise RulesetError(
+                f"'outcome' counts no vote, but the day calls one (style: {spoken.style}, "
+                f"line {spoken.line}); give 'outcome' a 'vote' of kind "
+                f"{KIND_OF_STYLE[spoken.style]}, or remove the day's 'vote'",
+                where,
+                counted.line or outcome.line or None,
+            )
+        if spoken is not None and counted.kind != KIND_OF_STYLE[spoken.style]:
+            raise RulesetError(
+                f"'outcome' counts {with_article(counted.kind)} vote, but the day's vote "
+                f"(line {spoken.line}) is 'style: {spoken.style}'; make them one vote: a countdown "
+                "is counted as simultaneous, an accusation_ballot as accusation_ballot",
+                where,
+                counted.line or None,
+            )
+    if spoken is not None and spoken.style == "countdown" and ruleset.nights != 1:
+        raise RulesetError(
+            "a countdown vote ends the game (everyone points at once, and the cards "
+            "decide), so the game has one night; set 'nights: 1', or make the vote an "
+            "accusation_ballot (accusation, defence, ballot, then the next night)",
+            where,
+            spoken.line or None,
+        )
+    if rounds is not None:
+        for key, part in (("discussion", day.discussion), ("vote", spoken)):
+            if part is not None:
+                raise RulesetError(
+                    f"a day of 'rounds' is its rounds of turns, with no '{key}'; remove "
+                    f"the day's '{key}' or the 'rounds'",
+                    where,
+                    rounds.line or None,
+                )
+        if ruleset.nights != 1:
+            raise RulesetError(
+                "the game ends after its last round, so it has one night; set 'nights: 1'",
+                where,
+                rounds.line or None,
+            )
+    if ruleset.actions and rounds is None:
+        raise RulesetError(
+            "'actions' are taken on the turns of 'rounds', which this ruleset does not "
+            "have; add 'rounds' or remove 'actions'",
+            where,
+            ruleset.actions[0].line or None,
+        )

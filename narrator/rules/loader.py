@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from narrator.rules import parsed
-from narrator.rules.check import check_powers, cross_check
+from narrator.rules.check import check_flow, check_powers, cross_check
 from narrator.rules.errors import RulesetError
 from narrator.rules.model import Ruleset
 from narrator.rules.read_common import ID, LANG, ReadContext, optional_text, text
@@ -146,6 +146,7 @@ def _ruleset(ctx: ReadContext, data: Any) -> Ruleset:
     f.done()
     cross_check(ruleset)
     check_powers(ruleset)
+    check_flow(ruleset)
     return ruleset
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
+    from narrator.rules.flow import Flow
     from narrator.rules.powers import Ability, Outcome, Powers
 
 
@@ -373,6 +374,13 @@ class Ruleset:
     # What any player may do on their turn (Secret Moon's `actions:`), for the engine.
     actions: tuple[Ability, ...] = ()
     path: Path | None = field(default=None, compare=False)
+    # What happens after the night, read once from the parts above (`flow.py`).
+    flow: Flow = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        from narrator.rules.flow import build_flow  # flow.py reads this module
+
+        object.__setattr__(self, "flow", build_flow(self))
 
     def role(self, role_id: str) -> Role:
         for role in self.roles:

@@ -248,3 +248,8 @@ def _wait_extras(ctx: ReadContext, f: Fields, spec: StepSpec, what: str) -> Step
 
 def steps(ctx: ReadContext, f: Fields, key: str, what: str) -> tuple[StepSpec, ...]:
     return f.listed(key, lambda v, ln: step(ctx, v, ln, f"{what} {key}"))
+
+
+def with_article(word: str) -> str:
+    """`word` with its article, for a message: "a simultaneous", "an accusation_ballot"."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"

@@ -13,7 +13,7 @@ from typing import Any, cast
 
 from narrator.base.errors import did_you_mean
 from narrator.rules.powers import Outcome, Predicate, VoteRule, WinRule
-from narrator.rules.read_common import ReadContext, text
+from narrator.rules.read_common import ReadContext, text, with_article
 from narrator.rules.read_powers import match
 from narrator.rules.reader import line_of_value
 
@@ -21,18 +21,34 @@ _PREDICATES = (
     "dead", "held", "dead_other", "alive", "parity", "only_alive", "nobody_dead",
     "nobody_alive", "captured", "revealed", "all", "any", "not",
 )  # fmt: skip
+# The keys of `outcome: vote:` that only one kind of vote has (each has its windows too).
+_RULES_OF = {
+    "simultaneous": ("dies", "min_votes", "self_vote"),
+    "accusation_ballot": (
+        "accusers", "suspects", "sole_accused_dies", "final_two_one_vote",
+        "open_accusation", "open_ballot", "tie",
+    ),
+}  # fmt: skip
 
 
 def outcome(ctx: ReadContext, value: Any, line: int) -> Outcome:
     f = ctx.fields(value, "'outcome'", line)
     vf = ctx.fields(f.raw("vote", {"kind": "none"}), "'vote' of outcome", f.line_of("vote"))
     kind = vf.get("kind", str, "simultaneous")
-    dies = vf.get("dies", str, "most")
     if kind not in ("simultaneous", "accusation_ballot", "none"):
         raise vf.error(
             "kind",
             f"'kind' of the vote must be simultaneous, accusation_ballot or none, not '{kind}'",
         )
+    for other, keys in _RULES_OF.items():
+        for key in keys if other != kind else ():
+            if vf.has(key):
+                raise vf.error(
+                    key,
+                    f"'{key}' is a rule of {with_article(other)} vote, not of "
+                    f"{with_article(kind)} one; remove it, or make the vote's kind {other}",
+                )
+    dies = vf.get("dies", str, "most")
     if dies != "most":
         raise vf.error("dies", f"'dies' of the vote must be most, not '{dies}'")
     accusers = vf.get("accusers", str, "alive")

@@ -9,6 +9,7 @@ from narrator.base.lazy import lazy_exports
 if TYPE_CHECKING:
     from narrator.script.builder import Plan as Plan
     from narrator.script.builder import build_script as build_script
+    from narrator.script.builder import day_timer as day_timer
     from narrator.script.builder import timed_turns as timed_turns
     from narrator.script.builder import turn_key as turn_key
     from narrator.script.model import Choice as Choice
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 __getattr__, __all__ = lazy_exports(
     __name__,
     {
-        "builder": ("Plan", "build_script", "timed_turns", "turn_key"),
+        "builder": ("Plan", "build_script", "day_timer", "timed_turns", "turn_key"),
         "model": (
             "Choice",
             "Cue",

@@ -19,6 +19,7 @@ from narrator.rules import (
     SelectionError,
     check_selection,
 )
+from narrator.rules.flow import Accuse, Part, Steps, Talk, Turns
 from narrator.rules.model import Call, Condition, Countdown, StepSpec, Text, Timed, Turn
 from narrator.rules.selection import check_known
 from narrator.script.model import (
@@ -86,6 +87,21 @@ def spoken_call(
     context = _Context(ruleset, plan)
     context.round, context.turn = round_, turn
     return context.spoken(call)
+
+
+def day_timer(ruleset: Ruleset, plan: Plan, phase: str) -> Timer | None:
+    """The timer the day script runs in the flow's phase `phase` (the discussion in
+    "day", the defence in "defence"), as the script has it (the first day's length,
+    the table's own discussion length, the warnings that fit, the end line); None
+    when that phase has no timer. Addressed by name, never by its place in the day."""
+    flow = ruleset.flow
+    talk = flow.phase(phase).timer if flow.has(phase) else None
+    if talk is None:
+        return None
+    seconds = plan.discussion_seconds if talk.name == "discussion" else None
+    step = _Context(ruleset, plan).timer(talk.timed, seconds)[-1]
+    assert isinstance(step, Timer)
+    return step
 
 
 def build_script(ruleset: Ruleset, plan: Plan) -> Script:
@@ -336,42 +352,54 @@ class _Context:
         return steps
 
     def day(self) -> list[Step]:
-        day = self.ruleset.day
-        t = self.t
-        steps = self.spec(day.opening)
-        self.name_stage(steps, t("Wake-up"))
-        if self.ruleset.rounds is not None:
-            rounds = self.rounds()
-            for step in rounds:
-                name = t("Round {round}").format(round=step.round)
-                if step.turn is not None:
-                    name += " · " + t("Turn {turn}").format(turn=step.turn)
-                self.stages.append(name)
-            steps += rounds
-        if day.discussion is not None:
-            steps += self.timer(day.discussion, self.plan.discussion_seconds)
-            self.name_stage(steps, self.words(day.discussion.label))
-        vote = day.vote
-        if vote is not None:
-            if vote.style == "accusation_ballot" and vote.defence is not None:
-                steps += self.say(vote.accusation, None)
-                if vote.accusation_wait:
-                    steps += self.spec(vote.accusation_wait)
-                else:
-                    steps.append(Wait(self.words(vote.tie_rule), None))
-                self.name_stage(steps, t("Accusation"))
-                steps += self.timer(vote.defence)
-                self.name_stage(steps, self.words(vote.defence.label))
-            steps += self.countdown(vote.ballot)
-            steps.append(Wait(f"{self.words(vote.result)} {self.words(vote.tie_rule)}", None))
-            self.name_stage(steps, t("Ballot") if vote.style == "accusation_ballot" else t("Vote"))
-        closing = len(steps)
-        steps += self.spec(day.closing)
-        self.name_stage(steps, t("Nightfall"))
+        """The day as the ruleset's flow says it: each phase's parts, in order."""
+        steps: list[Step] = []
+        closing = -1
+        for part in self.ruleset.flow.spoken_day:
+            if isinstance(part, Steps) and part.what == "closing":
+                closing = len(steps)
+            steps += self.part(part)
+            self.name_part(steps, part)
         return [
             replace(s, branch_to=closing) if isinstance(s, Wait) and s.branch_to == -1 else s
             for s in steps
         ]
+
+    def part(self, part: Part) -> list[Step]:
+        """The steps of one part of the day."""
+        if isinstance(part, Steps):
+            return self.spec(part.steps)
+        if isinstance(part, Turns):
+            return self.rounds()
+        if isinstance(part, Talk):
+            seconds = self.plan.discussion_seconds if part.name == "discussion" else None
+            return self.timer(part.timed, seconds)
+        if isinstance(part, Accuse):
+            steps = self.say(part.call, None)
+            if part.wait:
+                return steps + self.spec(part.wait)
+            return [*steps, Wait(self.words(part.tie_rule), None)]
+        steps = self.countdown(part.countdown)
+        steps.append(Wait(f"{self.words(part.result)} {self.words(part.tie_rule)}", None))
+        return steps
+
+    def name_part(self, steps: list[Step], part: Part) -> None:
+        """Name the steps of `part` by their stage, in the plan's language."""
+        t = self.t
+        if isinstance(part, Turns):
+            for step in steps[len(self.stages) :]:
+                name = t("Round {round}").format(round=step.round)
+                if step.turn is not None:
+                    name += " · " + t("Turn {turn}").format(turn=step.turn)
+                self.stages.append(name)
+        elif isinstance(part, Steps):
+            self.name_stage(steps, t("Wake-up") if part.what == "opening" else t("Nightfall"))
+        elif isinstance(part, Talk):
+            self.name_stage(steps, self.words(part.timed.label))
+        elif isinstance(part, Accuse):
+            self.name_stage(steps, t("Accusation"))
+        else:
+            self.name_stage(steps, t("Ballot") if part.trial else t("Vote"))
 
     def t(self, message: str) -> str:
         """The app's own word for `message` in the plan's language (stage names)."""
