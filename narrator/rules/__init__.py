@@ -14,7 +14,9 @@ if TYPE_CHECKING:
     from narrator.rules.catalog import get_ruleset as get_ruleset
     from narrator.rules.catalog import load_catalog as load_catalog
     from narrator.rules.decks import Dealing as Dealing
+    from narrator.rules.decks import Dealt as Dealt
     from narrator.rules.decks import build_deck as build_deck
+    from narrator.rules.decks import deal as deal
     from narrator.rules.decks import dealing as dealing
     from narrator.rules.decks import describe_dealing as describe_dealing
     from narrator.rules.errors import RulesetError as RulesetError
@@ -38,7 +40,7 @@ __getattr__, __all__ = lazy_exports(
     {
         "catalog": ("Catalog", "get_ruleset", "load_catalog"),
         "errors": ("RulesetError", "SelectionError", "UnknownRuleset"),
-        "decks": ("Dealing", "build_deck", "dealing", "describe_dealing"),
+        "decks": ("Dealing", "Dealt", "build_deck", "deal", "dealing", "describe_dealing"),
         "loader": ("load_ruleset", "parse_ruleset"),
         "model": ("Role", "Ruleset", "Text"),
         "selection": ("Report", "check_selection", "parse_roles", "recommended"),

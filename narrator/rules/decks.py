@@ -2,11 +2,13 @@
 
 `build_deck` makes a recommended deck for a number of players; `dealing` says how a
 chosen deck is dealt (how many removed unseen, from which roles, how many dealt and
-set aside), and `describe_dealing` says it in one sentence.
+set aside), `deal` deals it (pure: the randomness is passed in), and
+`describe_dealing` says it in one sentence for a table dealing by hand.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from narrator.i18n import gettext, ngettext
@@ -79,6 +81,55 @@ def dealing(ruleset: Ruleset, players: int, roles: Roles) -> Dealing:
     chosen = dict(roles)
     pool = tuple(r for r in deck.discard_from if chosen.get(r)) if deck and discard else ()
     return Dealing(cards, discard, pool, players, cards - discard - players)
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """The cards as dealt: one to each player, in seat order; the ones set aside face
+    down (One Night's centre), in order; the ones removed unseen before the deal."""
+
+    cards: tuple[str, ...]
+    unseen: tuple[str, ...]
+    removed: tuple[str, ...]
+
+
+def deal(ruleset: Ruleset, players: int, chosen: Roles, rng: random.Random) -> Dealt:
+    """Deal a valid choice of `chosen` roles to `players`, as `dealing` plans it: the
+    deck shuffled, the ruleset's unseen removal first (Lupus with 7: any card; Secret
+    Moon with 5: the Priestess or a Guard, each role as likely, finding 29), the roles
+    required in every game put among the cards dealt, then one card each and the rest
+    aside. Every draw is from `rng` (the table's `secrets.SystemRandom`; a test's
+    seeded `random.Random`)."""
+    deck = [role for role, count in chosen for _ in range(count)]
+    rng.shuffle(deck)
+    plan = dealing(ruleset, players, chosen)
+    removed = []
+    for _ in range(plan.discard):
+        if plan.discard_from:  # one of these roles, each as likely
+            role = rng.choice([r for r in plan.discard_from if r in deck])
+            pool = [i for i, card in enumerate(deck) if card == role]
+        else:
+            pool = list(range(len(deck)))
+        removed.append(deck.pop(rng.choice(pool)))
+    _deal_required(deck, players, ruleset.setup.required, rng)
+    return Dealt(tuple(deck[:players]), tuple(deck[players:]), tuple(removed))
+
+
+def _deal_required(
+    deck: list[str], players: int, required: tuple[str, ...], rng: random.Random
+) -> None:
+    """Put one card of each `required` role among the first `players` of a shuffled
+    deck (the cards dealt), swapping it with a dealt card that is not required: the
+    ruleset's roles that are in every game (Wherewolf: the Seer and the Pack Leader)
+    are dealt, never left aside with the Possible roles nobody holds."""
+    for role in required:
+        if role in deck[:players] or role not in deck:
+            continue
+        free = [i for i in range(players) if deck[i] not in required]
+        if not free:
+            return
+        here, there = rng.choice(free), deck.index(role, players)
+        deck[here], deck[there] = deck[there], deck[here]
 
 
 def describe_dealing(ruleset: Ruleset, deal: Dealing, roles: Roles, lang: str = "en") -> str:
