@@ -35,7 +35,7 @@ from narrator.base.errors import NarratorError
 from narrator.moderator import Game as Engine
 from narrator.moderator import MoveError, Words, unsupported_roles, votes
 from narrator.moderator.support import stand_ins
-from narrator.rules import Ruleset, check_selection, dealing, recommended
+from narrator.rules import Ruleset, check_selection, dealing, decks, recommended
 from narrator.rules.powers import VoteRule
 from narrator.script import Timer
 from narrator.session.game import Game
@@ -109,21 +109,6 @@ class Claim:
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _deal_required(deck: list[str], players: int, required: tuple[str, ...], rng: Any) -> None:
-    """Put one card of each `required` role among the first `players` of a shuffled
-    deck (the cards dealt), swapping it with a dealt card that is not required: the
-    ruleset's roles that are in every game (Wherewolf: the Seer and the Pack Leader)
-    are dealt, never left aside with the Possible roles nobody holds."""
-    for role in required:
-        if role in deck[:players] or role not in deck:
-            continue
-        free = [i for i in range(players) if deck[i] not in required]
-        if not free:
-            return
-        here, there = rng.choice(free), deck.index(role, players)
-        deck[here], deck[there] = deck[there], deck[here]
 
 
 @dataclass
@@ -303,23 +288,12 @@ class Table:
             if why:
                 raise TableError(why, "refused")
         self.dealt = deal
-        if deal:
-            deck = [r for r, n in chosen for _ in range(n)]
-            self.rng.shuffle(deck)
-            # The ruleset's unseen removal first (Lupus with 7: any card; Secret Moon
-            # with 5: the Priestess or a Guard), then one card each; the rest aside.
-            plan = dealing(self.ruleset, players, chosen)
-            for _ in range(plan.discard):
-                if plan.discard_from:  # one of these roles, each as likely (finding 29)
-                    role = self.rng.choice([r for r in plan.discard_from if r in deck])
-                    pool = [i for i, c in enumerate(deck) if c == role]
-                else:
-                    pool = list(range(len(deck)))
-                self.removed.append(deck.pop(self.rng.choice(pool)))
-            _deal_required(deck, players, self.ruleset.setup.required, self.rng)
-            for seat, card in zip(self.seats, deck, strict=False):
+        if deal:  # the rules deal (rules.decks.deal): removed, one each, the rest aside
+            dealt = decks.deal(self.ruleset, players, chosen, self.rng)
+            self.removed.extend(dealt.removed)
+            for seat, card in zip(self.seats, dealt.cards, strict=False):
                 seat.card = card
-            self.unseen = deck[players:]
+            self.unseen = list(dealt.unseen)
         if deal and self.ruleset.outcome is not None:
             self.engine = Engine.deal(
                 self.ruleset,
