@@ -22,6 +22,7 @@ from narrator.rules import (
 from narrator.rules.flow import Accuse, Part, Steps, Talk, Turns
 from narrator.rules.model import Call, Condition, Countdown, StepSpec, Text, Timed, Turn
 from narrator.rules.selection import check_known
+from narrator.script.defaults import PACE, PACE_RANGE, WAKE_GAP, WAKE_GAP_RANGE
 from narrator.script.model import (
     Choice,
     Cue,
@@ -50,7 +51,7 @@ class Plan:
     lang: str = "en"
     phase: Phase = "night"
     action_times: tuple[tuple[str, float], ...] = field(default=())
-    pace: float = 1.0
+    pace: float = PACE
     discussion_seconds: float | None = None
     turn_seconds: float | None = None  # rounds: None = the ruleset's; 0 = wait for the user
     # Random choices (an Alien's instruction) are drawn from this: the same seed
@@ -58,7 +59,7 @@ class Plan:
     seed: int | None = None
     options: tuple[tuple[str, float], ...] = ()  # the ruleset's options: 1/0 for flags
     # Silence after "X, wake up." before the instruction (scaled by pace): eyes open first.
-    wake_gap: float = 1.0
+    wake_gap: float = WAKE_GAP
 
 
 def turn_key(role_id: str | None, turn: Turn) -> str:
@@ -147,12 +148,18 @@ def _check_plan(ruleset: Ruleset, plan: Plan) -> None:
         raise SelectionError(f"'{ruleset.id}' has no night {plan.night}; choose --night {most}")
     if plan.phase not in ("night", "day"):
         raise SelectionError(f"phase must be night or day, not '{plan.phase}'")
-    if not 0.1 <= plan.pace <= 10:
+    slowest, fastest = PACE_RANGE
+    if not slowest <= plan.pace <= fastest:
         raise SelectionError(
-            f"pace {plan.pace:g} is out of range; choose 0.1 to 10 (1 = as written)"
+            f"pace {plan.pace:g} is out of range; choose {slowest:g} to {fastest:g} "
+            "(1 = as written)"
         )
-    if not 0 <= plan.wake_gap <= 10:
-        raise SelectionError(f"wake gap {plan.wake_gap:g}s is out of range; choose 0 to 10 seconds")
+    shortest, longest = WAKE_GAP_RANGE
+    if not shortest <= plan.wake_gap <= longest:
+        raise SelectionError(
+            f"wake gap {plan.wake_gap:g}s is out of range; choose {shortest:g} to "
+            f"{longest:g} seconds"
+        )
     for key, seconds in plan.action_times:
         role_id = key.split(":", 1)[0]  # "doppelganger" or "doppelganger:1b" (a follow-up)
         if role_id not in ruleset.role_ids:

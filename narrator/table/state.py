@@ -38,6 +38,7 @@ from narrator.moderator.support import stand_ins
 from narrator.rules import Ruleset, check_selection, dealing, decks, recommended
 from narrator.rules.powers import VoteRule
 from narrator.script import Timer
+from narrator.script.defaults import PACE, WAKE_GAP
 from narrator.session.game import Game
 from narrator.session.segments import Countdown
 from narrator.table import outcome
@@ -142,8 +143,8 @@ class Table:
     engine: Engine | None = field(default=None, repr=False)
     desk: NightDesk | None = field(default=None, repr=False)
     journal: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
-    pace: float = 1.0  # the user's pace (settings or --pace): the night's silences
-    wake_gap: float = 1.0  # the user's pause after a wake call
+    pace: float = PACE  # the user's pace (settings or --pace): the night's silences
+    wake_gap: float = WAKE_GAP  # the user's pause after a wake call
     # The host's seats (issue 16): no more joins once locked; phones asking to take a
     # seat over (a lost token), waiting for the host to confirm (not saved)
     locked: bool = False
