@@ -167,6 +167,8 @@ class Powers:
     abilities: tuple[Ability, ...] = ()
     tags: tuple[str, ...] = ()
     on_death: Literal["", "shoot_vote"] = ""  # the Hunter: his vote's target dies too
+    # what the table hears of it, with {names}: the players the death took along
+    on_death_line: Text | None = None
     strength: int = 0  # agree: strongest -- the strongest member's pick decides
     does_as: str = ""  # answers this role's call with its powers (the Pack Leader)
     # what the role does is given (`does:`, even empty, `does_as:` or `on_death:`);

@@ -14,14 +14,15 @@ from typing import Any, cast
 from narrator.base.errors import did_you_mean
 from narrator.rules.errors import RulesetError
 from narrator.rules.powers import EFFECTS, NEEDS_PICK, Ability, Answer, Effect, Match, Pick, Powers
-from narrator.rules.read_common import ReadContext, condition, known, text
+from narrator.rules.read_common import ReadContext, condition, known, optional_text, text
 from narrator.rules.reader import Fields, line_of_value
 
 _ON_DEATH = ("", "shoot_vote")
 
 
 def powers(ctx: ReadContext, f: Fields, what: str) -> Powers | None:
-    if not any(f.has(k) for k in ("does", "tags", "on_death", "strength", "does_as")):
+    keys = ("does", "tags", "on_death", "on_death_line", "strength", "does_as")
+    if not any(f.has(k) for k in keys):
         f.raw("does")  # nothing to read
         return None
     tags = f.ids("tags")
@@ -30,6 +31,12 @@ def powers(ctx: ReadContext, f: Fields, what: str) -> Powers | None:
         raise f.error(
             "on_death",
             f"'on_death' of {what} must be one of: shoot_vote, not '{on_death}'",
+        )
+    death_line = optional_text(ctx, f, "on_death_line", f"'on_death_line' of {what}")
+    if death_line is not None and not on_death:
+        raise f.error(
+            "on_death_line",
+            f"{what} has an 'on_death_line' but no 'on_death': say what its death does",
         )
     raw = f.raw("does", [])
     if not isinstance(raw, list):
@@ -55,6 +62,7 @@ def powers(ctx: ReadContext, f: Fields, what: str) -> Powers | None:
         abilities=abilities,
         tags=tags,
         on_death=cast(Any, on_death),
+        on_death_line=death_line,
         strength=f.whole("strength", 0, high=100),
         does_as=does_as,
         given=any(f.has(k) for k in ("does", "does_as", "on_death")),
