@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from narrator.moderator import Words
 from narrator.script.builder import Plan, spoken_call
-from narrator.table.lines import join_names, line
+from narrator.table.lines import join_names, line, taken_along
 from narrator.table.state import Event, Table
 
 
@@ -59,7 +59,7 @@ def announce(table: Table, event: Event) -> list[str]:
             dead += " " + line("turn_over", lang)
         return [dead]
     if event.kind == "shot":
-        return [line("shot", lang, names=_names(table, seats))]
+        return [taken_along(table.ruleset, lang, _names(table, seats))]
     if event.kind == "verdict":
         if not seats:
             return [line("spared", lang)]
