@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 from narrator.base.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from narrator.script.builder import Plan as Plan
     from narrator.script.builder import build_script as build_script
     from narrator.script.builder import day_timer as day_timer
     from narrator.script.builder import timed_turns as timed_turns
@@ -24,13 +23,14 @@ if TYPE_CHECKING:
     from narrator.script.model import script_from_dict as script_from_dict
     from narrator.script.model import script_to_dict as script_to_dict
     from narrator.script.model import step_to_dict as step_to_dict
+    from narrator.script.plan import Plan as Plan
 
 # Loaded when first asked for, like `narrator.rules`: the model of a script
 # comes without the builder (and the rules under it).
 __getattr__, __all__ = lazy_exports(
     __name__,
     {
-        "builder": ("Plan", "build_script", "day_timer", "timed_turns", "turn_key"),
+        "builder": ("build_script", "day_timer", "timed_turns", "turn_key"),
         "model": (
             "Choice",
             "Cue",
@@ -45,5 +45,6 @@ __getattr__, __all__ = lazy_exports(
             "script_to_dict",
             "step_to_dict",
         ),
+        "plan": ("Plan",),
     },
 )

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
-from narrator.base.errors import did_you_mean
 from narrator.i18n import gettext
 from narrator.rules import (
     Ruleset,
@@ -21,13 +20,10 @@ from narrator.rules import (
 )
 from narrator.rules.flow import Accuse, Part, Steps, Talk, Turns
 from narrator.rules.model import Call, Condition, Countdown, StepSpec, Text, Timed, Turn
-from narrator.rules.selection import check_known
-from narrator.script.defaults import PACE, PACE_RANGE, WAKE_GAP, WAKE_GAP_RANGE
 from narrator.script.model import (
     Choice,
     Cue,
     Pause,
-    Phase,
     Say,
     Script,
     Step,
@@ -35,31 +31,11 @@ from narrator.script.model import (
     TimerWarning,
     Wait,
 )
+from narrator.script.plan import Plan, check_plan
 
 _PLACEHOLDER = re.compile(r"\{(night|players|round|turn)\}")
 # Where a wait's branch may go, as a placeholder index until the day is built.
 _BRANCH_TARGETS = {"closing": -1}
-
-
-@dataclass(frozen=True, slots=True)
-class Plan:
-    """What the table chose. Times are seconds; `pace` scales every night silence."""
-
-    players: int
-    roles: tuple[tuple[str, int], ...]
-    night: int = 1
-    lang: str = "en"
-    phase: Phase = "night"
-    action_times: tuple[tuple[str, float], ...] = field(default=())
-    pace: float = PACE
-    discussion_seconds: float | None = None
-    turn_seconds: float | None = None  # rounds: None = the ruleset's; 0 = wait for the user
-    # Random choices (an Alien's instruction) are drawn from this: the same seed
-    # gives the same night. The caller draws a fresh one per game; None counts as 0.
-    seed: int | None = None
-    options: tuple[tuple[str, float], ...] = ()  # the ruleset's options: 1/0 for flags
-    # Silence after "X, wake up." before the instruction (scaled by pace): eyes open first.
-    wake_gap: float = WAKE_GAP
 
 
 def turn_key(role_id: str | None, turn: Turn) -> str:
@@ -107,7 +83,7 @@ def day_timer(ruleset: Ruleset, plan: Plan, phase: str) -> Timer | None:
 
 def build_script(ruleset: Ruleset, plan: Plan) -> Script:
     """The script of `plan.phase` of night (or day) `plan.night`; SelectionError if invalid."""
-    _check_plan(ruleset, plan)
+    check_plan(ruleset, plan)
     report = check_selection(ruleset, plan.players, plan.roles)
     if report.errors:
         raise SelectionError(report.errors[0])
@@ -133,49 +109,6 @@ def build_script(ruleset: Ruleset, plan: Plan) -> Script:
         choices=tuple(ctx.choices),
         options=tuple((k, v) for k, v in plan.options if defaults.get(k) != v),
     )
-
-
-def _check_plan(ruleset: Ruleset, plan: Plan) -> None:
-    if plan.lang not in ruleset.languages:
-        raise SelectionError(
-            f"'{ruleset.id}' has no '{plan.lang}' lines{did_you_mean(plan.lang, ruleset.languages)}"
-            f"; choose --lang from {', '.join(ruleset.languages)}"
-        )
-    if plan.night < 1 or (ruleset.nights is not None and plan.night > ruleset.nights):
-        if ruleset.nights == 1:
-            raise SelectionError(f"'{ruleset.id}' has one night only; leave out --night")
-        most = "1 or more" if ruleset.nights is None else f"1 to {ruleset.nights}"
-        raise SelectionError(f"'{ruleset.id}' has no night {plan.night}; choose --night {most}")
-    if plan.phase not in ("night", "day"):
-        raise SelectionError(f"phase must be night or day, not '{plan.phase}'")
-    slowest, fastest = PACE_RANGE
-    if not slowest <= plan.pace <= fastest:
-        raise SelectionError(
-            f"pace {plan.pace:g} is out of range; choose {slowest:g} to {fastest:g} "
-            "(1 = as written)"
-        )
-    shortest, longest = WAKE_GAP_RANGE
-    if not shortest <= plan.wake_gap <= longest:
-        raise SelectionError(
-            f"wake gap {plan.wake_gap:g}s is out of range; choose {shortest:g} to "
-            f"{longest:g} seconds"
-        )
-    for key, seconds in plan.action_times:
-        role_id = key.split(":", 1)[0]  # "doppelganger" or "doppelganger:1b" (a follow-up)
-        if role_id not in ruleset.role_ids:
-            raise SelectionError(
-                f"action time for unknown role '{role_id}'{did_you_mean(role_id, ruleset.role_ids)}"
-            )
-        if not 0 <= seconds <= 600:
-            raise SelectionError(f"action time {seconds:g}s for '{key}': choose 0 to 600")
-    ids = tuple(o.id for o in ruleset.options)
-    for option_id, value in plan.options:
-        check_known(ruleset.id, "option", option_id, ids)
-        option = ruleset.option(option_id)
-        if option.kind == "flag" and value not in (0.0, 1.0):
-            raise SelectionError(f"option '{option_id}' is on or off (1 or 0), not {value:g}")
-        if option.kind == "seconds" and not 0 <= value <= 600:
-            raise SelectionError(f"option '{option_id}': choose 0 to 600 seconds, not {value:g}")
 
 
 class _Context:

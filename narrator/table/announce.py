@@ -7,7 +7,8 @@ Pure: the same sentences are spoken by the voice and shown on every phone (the
 from __future__ import annotations
 
 from narrator.moderator import Words
-from narrator.script.builder import Plan, spoken_call
+from narrator.script.builder import spoken_call
+from narrator.script.plan import Plan
 from narrator.table.lines import join_names, line, taken_along
 from narrator.table.state import Event, Table
 
