@@ -22,7 +22,8 @@ The API, for a consumer:
     phase.rounds                 # Rounds: the day is its rounds of turns (Secret Moon)
     phase.says                   # the Parts the app's day script speaks in it
     flow.vote                    # DayVote: `spoken` (day.vote) and `counted`
-                                 # (outcome.vote, or the defaults of its style)
+                                 # (outcome.vote; `stated` False: the defaults of its
+                                 # kind, for a ruleset with no `outcome`)
     flow.dawn                    # the night's dawn powers apply as it ends
     flow.judged                  # when the engine judges the end (None: nobody does)
     flow.turns                   # the rounds' turns are played on the phones (actions)
@@ -88,6 +89,10 @@ class DayVote:
 
     spoken: Vote
     counted: VoteRule
+    # the ruleset says how it is counted (`outcome: vote:`); False: `counted` holds the
+    # defaults of its kind, and a driver may count by its own (the phones' table counts
+    # One Night's vote with physical cards by the seed's two votes, `table.votes`)
+    stated: bool = True
 
     @property
     def style(self) -> Literal["countdown", "accusation_ballot"]:
@@ -234,8 +239,9 @@ def build_flow(ruleset: Ruleset) -> Flow:
         kind = KIND_OF_STYLE[day.vote.style]
         counted = outcome.vote if outcome is not None else None
         if counted is None or counted.kind != kind:
-            counted = VoteRule(kind=kind)
-        vote = DayVote(day.vote, counted)
+            vote = DayVote(day.vote, VoteRule(kind=kind), stated=False)
+        else:
+            vote = DayVote(day.vote, counted)
     rounds = ruleset.rounds
     opening: list[Part] = [Steps("opening", day.opening)]
     if rounds is not None:

@@ -49,6 +49,7 @@ def test_a_trial_goes_round_the_nights_and_its_branches() -> None:
     flow = ruleset("lupus").flow
     assert flow.vote is not None and flow.vote.trial and flow.dawn
     assert flow.vote.counted is ruleset("lupus").outcome.vote  # type: ignore[union-attr]
+    assert flow.vote.stated
     assert flow.next("accusation", night=1) == "defence"
     assert flow.next("accusation", night=1, suspects=False) == "verdict"
     assert flow.next("verdict", night=9) == "night"  # nights: many
@@ -249,6 +250,9 @@ def assert_consistent(rs: Ruleset) -> None:
                 assert phase.window.seconds == getattr(vote.counted, phase.window.key)
     if rs.outcome is not None:
         assert rs.outcome.vote.kind == (vote.counted.kind if vote else "none")
+        assert vote is None or vote.counted is rs.outcome.vote
+    else:
+        assert vote is None or not vote.stated
     if rs.actions:
         assert flow.turns and flow.phase("day").rounds is not None
     _walk(rs)
