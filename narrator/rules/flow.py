@@ -27,6 +27,17 @@ The API, for a consumer:
     flow.dawn                    # the night's dawn powers apply as it ends
     flow.judged                  # when the engine judges the end (None: nobody does)
     flow.turns                   # the rounds' turns are played on the phones (actions)
+    script.day_timer(ruleset, plan, phase.name)   # its Timer step as the day script
+                                                  # runs it (first-day length, warnings)
+
+A driver (the phones' table after its lobby and cards, `narrator replay`) walks it so:
+
+    name, night = "night", 1
+    while name is not None:                      # None: after "end"
+        ...play flow.phase(name) until it ends by itself (phase.ends) or the host
+        goes on; after any death, if flow.judged, ask the engine whether it is over...
+        name = flow.next(name, night=night, suspects=bool(the accusation's suspects))
+        night += name == "night"
 
 A phase:
 
