@@ -24,16 +24,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from narrator import __version__, logfile
-from narrator.rules.errors import (
+from narrator.base.errors import (
     EXIT_AUDIO,
     EXIT_INPUT,
     EXIT_INTERRUPTED,
     EXIT_OK,
     MissingPart,
     NarratorError,
-    RulesetError,
     one_line,
 )
+from narrator.rules.errors import RulesetError
+from narrator.script.defaults import PACE, PACE_RANGE, WAKE_GAP
 
 if TYPE_CHECKING:
     from narrator.rules import Ruleset
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
     from narrator.script import Script
 
 RATES = (80, 400)  # words a minute: slower drags, faster cannot be followed eyes closed
-PACES = (0.1, 10.0)
+_PACES = "{:g} to {:g}".format(*PACE_RANGE)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -86,9 +87,9 @@ def _game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", default="en", help="en, it, fa (per ruleset)")
     parser.add_argument(
         "--pace",
-        type=_between(float, *PACES),
-        default=1.0,
-        help="scale every silence of the night (1 = as written; 0.1 to 10)",
+        type=_between(float, *PACE_RANGE),
+        default=PACE,
+        help=f"scale every silence of the night (1 = as written; {_PACES})",
     )
     parser.add_argument(
         "--box", help="with no --roles: the recommended deck of this box (see: narrator roles)"
@@ -109,7 +110,7 @@ def _game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--wake-gap",
         type=float,
-        default=1.0,
+        default=WAKE_GAP,
         metavar="S",
         help="silence after a wake call before its instruction (scaled by pace)",
     )
@@ -194,9 +195,9 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-audio", action="store_true", help="no voice (a silent table)")
     parser.add_argument(
         "--pace",
-        type=_between(float, *PACES),
+        type=_between(float, *PACE_RANGE),
         default=None,
-        help="scale every silence of the night (0.1 to 10; default: your settings')",
+        help=f"scale every silence of the night ({_PACES}; default: your settings')",
     )
     parser.add_argument("--game", type=Path, metavar="FILE", help="the saved game file")
     parser.add_argument("--resume", action="store_true", help="resume the game saved in --game")
@@ -307,8 +308,9 @@ def cmd_roles(args: argparse.Namespace, catalog: Catalog) -> int:
 
 
 def cmd_setup(args: argparse.Namespace, catalog: Catalog) -> int:
+    from narrator.rules.decks import dealing, describe_dealing
     from narrator.rules.draw import random_deck, tokens_needed
-    from narrator.rules.selection import dealing, describe_dealing, recommended
+    from narrator.rules.selection import recommended
 
     ruleset = catalog.get(args.ruleset)
     if args.random is not None:

@@ -21,7 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from narrator.rules.errors import MissingPart
+from narrator.base.errors import MissingPart
 from narrator.session.config import Settings, SettingsStore
 
 if TYPE_CHECKING:
@@ -185,8 +185,8 @@ def _catalog() -> tuple[Catalog | Callable[[], Catalog], GamesIndex]:
     """The app's catalogue and its games list: the list kept from the last run, if
     the rulesets and the rules code are as they were, and the catalogue read when first
     needed (just after the first frame); else both read now."""
+    from narrator.base.folders import catalog_folders
     from narrator.rules import index
-    from narrator.rules.folders import catalog_folders
 
     games = index.kept([folder for folder, _ in catalog_folders()])
     if games is not None:

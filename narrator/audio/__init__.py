@@ -15,52 +15,36 @@ gives seconds, one event per say, pause, cue and timer step, with its `step` ind
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from narrator.base.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from narrator.audio.devices import Device, check_output, list_devices
-    from narrator.audio.engine import AudioEngine
-    from narrator.audio.mixer import Event, Timeline
-    from narrator.audio.player import Playback
-    from narrator.audio.settings import AudioSettings, AudioUnavailable
-    from narrator.audio.synth import Synthesizer, Voice
-    from narrator.audio.voices import list_voices
+    from narrator.audio.devices import Device as Device
+    from narrator.audio.devices import check_output as check_output
+    from narrator.audio.devices import list_devices as list_devices
+    from narrator.audio.engine import AudioEngine as AudioEngine
+    from narrator.audio.mixer import Event as Event
+    from narrator.audio.mixer import Timeline as Timeline
+    from narrator.audio.player import Playback as Playback
+    from narrator.audio.settings import AudioSettings as AudioSettings
+    from narrator.audio.settings import AudioUnavailable as AudioUnavailable
+    from narrator.audio.synth import Synthesizer as Synthesizer
+    from narrator.audio.synth import Voice as Voice
+    from narrator.audio.voices import list_voices as list_voices
 
-# Loaded when first asked for (PEP 562), so that `narrator.audio.settings` -- plain
+# Loaded when first asked for, so that `narrator.audio.settings` -- plain
 # values the session and the CLI build before any sound is made -- can be imported
 # without numpy, scipy, soundfile or PortAudio coming in with the package.
-_HOME = {
-    "AudioEngine": "engine",
-    "AudioSettings": "settings",
-    "AudioUnavailable": "settings",
-    "Device": "devices",
-    "Event": "mixer",
-    "Playback": "player",
-    "Synthesizer": "synth",
-    "Timeline": "mixer",
-    "Voice": "synth",
-    "check_output": "devices",
-    "list_devices": "devices",
-    "list_voices": "voices",
-}
-__all__ = [
-    "AudioEngine",
-    "AudioSettings",
-    "AudioUnavailable",
-    "Device",
-    "Event",
-    "Playback",
-    "Synthesizer",
-    "Timeline",
-    "Voice",
-    "check_output",
-    "list_devices",
-    "list_voices",
-]
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _HOME:
-        raise AttributeError(f"module 'narrator.audio' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"narrator.audio.{_HOME[name]}"), name)
+__getattr__, __all__ = lazy_exports(
+    __name__,
+    {
+        "devices": ("Device", "check_output", "list_devices"),
+        "engine": ("AudioEngine",),
+        "mixer": ("Event", "Timeline"),
+        "player": ("Playback",),
+        "settings": ("AudioSettings", "AudioUnavailable"),
+        "synth": ("Synthesizer", "Voice"),
+        "voices": ("list_voices",),
+    },
+)

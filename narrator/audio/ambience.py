@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from narrator.audio.synth import Samples
-from narrator.rules.aside import write_aside
+from narrator.base.aside import write_aside
 
 HOP = 4096  # half a noise block, in samples
 

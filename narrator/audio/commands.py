@@ -22,7 +22,7 @@ from narrator.audio.engine import AudioEngine
 from narrator.audio.player import Playback
 from narrator.audio.settings import AudioSettings, AudioUnavailable
 from narrator.audio.voices import list_voices
-from narrator.rules.errors import (
+from narrator.base.errors import (
     EXIT_AUDIO,
     EXIT_INPUT,
     EXIT_INTERRUPTED,

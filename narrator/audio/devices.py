@@ -25,7 +25,7 @@ from typing import Any
 import platformdirs
 
 from narrator.audio.settings import NO_DEVICE, NO_PORTAUDIO, AudioUnavailable
-from narrator.rules.errors import NarratorError
+from narrator.base.errors import NarratorError
 
 
 class UnknownDevice(NarratorError):

@@ -14,7 +14,7 @@ import functools
 import re
 from pathlib import Path
 
-from narrator.rules.folders import shipped_dir
+from narrator.base.folders import shipped_dir
 
 
 def lexicon_dir() -> Path:

@@ -7,9 +7,8 @@ moment of bed, and the close. Our own lines, in every language narrator speaks.
 
 from __future__ import annotations
 
+from narrator.script.defaults import WAKE_GAP
 from narrator.script.model import Pause, Say, Script
-
-WAKE_GAP = 1.0  # as a night's default (Plan.wake_gap)
 
 _LINES = {
     "en": ("Seer, wake up.", "You may look at one card.", "Seer, close your eyes."),

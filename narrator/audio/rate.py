@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from narrator.audio.synth import Samples
-from narrator.rules.aside import write_aside
+from narrator.base.aside import write_aside
 
 # Calls as the night makes them: one sentence or two, commas, a colon, a semicolon,
 # and the game's long words (its role names), about 4.2 letters a word as a night's

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from narrator.rules.errors import MissingPart
+from narrator.base.errors import MissingPart
 
 # Words per minute per language, a little slower than espeak's 175: the table has
 # its eyes closed and the calls must be understood the first time.

@@ -31,7 +31,7 @@ from narrator.audio.loudness import fade, normalise
 from narrator.audio.packaged import serves
 from narrator.audio.settings import NO_SPEECH, AudioUnavailable
 from narrator.audio.workerproc import WorkerProcess
-from narrator.rules.aside import write_aside
+from narrator.base.aside import write_aside
 
 Samples = npt.NDArray[np.float32]
 

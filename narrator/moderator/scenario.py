@@ -26,11 +26,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from narrator.base.errors import NarratorError
 from narrator.moderator.board import MoveError, Prompt
 from narrator.moderator.game import Game
 from narrator.moderator.support import unsupported_roles
 from narrator.moderator.words import Words
-from narrator.rules.errors import NarratorError
 from narrator.rules.model import Ruleset
 from narrator.rules.selection import check_selection
 

@@ -15,11 +15,13 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from narrator.base.errors import did_you_mean
+from narrator.base.folders import catalog_folders, ruleset_files
 from narrator.rules import index
-from narrator.rules.errors import RulesetError, UnknownRuleset, did_you_mean
-from narrator.rules.folders import catalog_folders, ruleset_files
+from narrator.rules.errors import RulesetError, UnknownRuleset
 from narrator.rules.loader import load_ruleset
 from narrator.rules.model import Ruleset
+from narrator.rules.read_common import ID
 
 
 @dataclass
@@ -83,7 +85,7 @@ def load_catalog(*dirs: Path, only: str | None = None) -> Catalog:
     return catalog
 
 
-_ID_LINE = re.compile(rb"^id:[ \t]*([a-z][a-z0-9_]*)[ \t]*(?:#.*)?$", re.MULTILINE)
+_ID_LINE = re.compile(rb"^id:[ \t]*(%s)[ \t]*(?:#.*)?$" % ID.pattern.strip("^$").encode(), re.M)
 
 
 def _declared_id(path: Path) -> str | None:

@@ -11,10 +11,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator
 
+from narrator.rules.decks import Roles
 from narrator.rules.errors import SelectionError
 from narrator.rules.model import Ruleset
 from narrator.rules.selection import (
-    Roles,
     check_known,
     check_players,
     check_selection,

@@ -1,35 +1,16 @@
-"""Domain errors of the rules core: one line each, saying what, where and how to fix it."""
+"""The rules core's domain errors: one line each, saying what, where and how to fix it.
+
+They subclass `narrator.base.errors.NarratorError`, the error the command line and
+every front end answer with one line and exit code 2.
+"""
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Iterable
 from pathlib import Path
 
-
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """' (did you mean 'x'?)' for the closest choice, or '' when nothing is close."""
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
-
+from narrator.base.errors import NarratorError, one_line
 
 MAX_MESSAGE = 400  # characters of a ruleset error after its file:line
-
-
-def one_line(text: str) -> str:
-    """`text` with every newline or other control character escaped (\\n, \\x1b): an
-    argument or a key quoted in an error may hold one, and the error is one line."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-
-
-# The command line's exit codes, in one place (the README's table): 0 success, 2 bad
-# input (a NarratorError), 3 a missing or failing sound part (a MissingPart), 130
-# interrupted.
-EXIT_OK, EXIT_INPUT, EXIT_AUDIO, EXIT_INTERRUPTED = 0, 2, 3, 130
-
-
-class NarratorError(Exception):
-    """A mistake in the user's input. Its str() is the one line shown to the user."""
 
 
 class RulesetError(NarratorError):
@@ -58,9 +39,3 @@ class UnknownRuleset(NarratorError):
 
 class SelectionError(NarratorError):
     """A choice of players and roles that the ruleset does not allow."""
-
-
-class MissingPart(Exception):
-    """Something narrator needs from the machine is missing (no speech engine, no
-    PortAudio, no output device). Its str() says what and the command that installs
-    it; the command line exits 3."""

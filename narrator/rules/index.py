@@ -20,7 +20,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from narrator.rules.folders import cache_dir, code_stamp, ruleset_files
+from narrator.base.folders import cache_dir, ruleset_files
+from narrator.rules.stamp import code_stamp
 
 if TYPE_CHECKING:
     from narrator.rules.catalog import Catalog
@@ -129,7 +130,7 @@ def kept(folders: Sequence[Path]) -> GamesIndex | None:
 def keep(index: GamesIndex, at_stamp: str) -> None:
     """Keep the list read under `at_stamp` (taken before reading); a cache that cannot
     be written costs nothing."""
-    from narrator.rules.aside import write_aside  # (tempfile: not for the first frame)
+    from narrator.base.aside import write_aside  # (tempfile: not for the first frame)
 
     path = cache_dir() / FILE
     text = json.dumps({"stamp": at_stamp, **asdict(index)}, ensure_ascii=False).encode()

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
+    from narrator.rules.flow import Flow
     from narrator.rules.powers import Ability, Outcome, Powers
 
 
@@ -257,6 +258,7 @@ class Vote:
     # accusations); empty: one wait showing the tie rule.
     accusation_wait: tuple[StepSpec, ...] = ()
     defence: Timed | None = None
+    line: int = field(default=0, compare=False)  # of its `style`
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +267,7 @@ class Day:
     discussion: Timed | None
     vote: Vote | None
     closing: tuple[StepSpec, ...] = ()
+    line: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +290,7 @@ class Rounds:
     round_end: Call = ()
     reminders: Call = ()  # lines with `rounds:` conditions
     end: Call = ()
+    line: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,6 +374,13 @@ class Ruleset:
     # What any player may do on their turn (Secret Moon's `actions:`), for the engine.
     actions: tuple[Ability, ...] = ()
     path: Path | None = field(default=None, compare=False)
+    # What happens after the night, read once from the parts above (`flow.py`).
+    flow: Flow = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        from narrator.rules.flow import build_flow  # flow.py reads this module
+
+        object.__setattr__(self, "flow", build_flow(self))
 
     def role(self, role_id: str) -> Role:
         for role in self.roles:

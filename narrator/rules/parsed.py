@@ -17,9 +17,10 @@ import pickle
 from pathlib import Path
 from typing import BinaryIO
 
-from narrator.rules.aside import write_aside
-from narrator.rules.folders import cache_dir, code_stamp
+from narrator.base.aside import write_aside
+from narrator.base.folders import cache_dir
 from narrator.rules.model import Ruleset
+from narrator.rules.stamp import code_stamp
 
 
 def _name(path: Path, data: bytes) -> str:

@@ -66,7 +66,7 @@ needs the engine (`moderator.unsupported_roles`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 from narrator.rules.model import ALWAYS, Condition, Text
@@ -181,6 +181,8 @@ class Powers:
     abilities: tuple[Ability, ...] = ()
     tags: tuple[str, ...] = ()
     on_death: Literal["", "shoot_vote"] = ""  # the Hunter: his vote's target dies too
+    # what the table hears of it, with {names}: the players the death took along
+    on_death_line: Text | None = None
     strength: int = 0  # agree: strongest -- the strongest member's pick decides
     does_as: str = ""  # answers this role's call with its powers (the Pack Leader)
     # what the role does is given (`does:`, even empty, `does_as:` or `on_death:`);
@@ -263,6 +265,7 @@ class VoteRule:
     seconds: float = 30.0
     accusation_seconds: float = 60.0
     ballot_seconds: float = 30.0
+    line: int = field(default=0, compare=False)  # of its `kind` (or of `vote:`)
 
 
 @dataclass(frozen=True, slots=True)

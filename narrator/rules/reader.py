@@ -13,7 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from narrator.rules.errors import RulesetError, did_you_mean
+from narrator.base.errors import did_you_mean
+from narrator.rules.errors import RulesetError
 from narrator.rules.yamlio import Located
 
 T = TypeVar("T")

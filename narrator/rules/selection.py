@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from narrator.i18n import gettext, ngettext
-from narrator.rules.errors import SelectionError, did_you_mean
-from narrator.rules.loader import build_deck
+from narrator.base.errors import did_you_mean
+from narrator.i18n import gettext
+from narrator.rules.decks import Roles, build_deck
+from narrator.rules.errors import SelectionError
 from narrator.rules.model import Ruleset
-
-Roles = tuple[tuple[str, int], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,70 +224,3 @@ def parse_options(
             raise SelectionError(f"--option {spec}: choose 0 to 600 seconds")
         out[option_id] = value
     return tuple(out.items())
-
-
-@dataclass(frozen=True, slots=True)
-class Dealing:
-    """How the chosen cards reach the players.
-
-    `discard` cards are first removed at random, unseen -- only from among
-    `discard_from` when that is set (empty: any card may go) -- then one card goes
-    to each player and the `aside` others stay face down in the centre.
-    """
-
-    cards: int
-    discard: int
-    discard_from: tuple[str, ...]
-    dealt: int
-    aside: int
-
-
-def dealing(ruleset: Ruleset, players: int, roles: Roles) -> Dealing:
-    """The dealing of a valid choice of `roles` for `players`."""
-    cards = sum(n for _, n in roles)
-    deck = next((d for d in ruleset.setup.decks if d.min_players <= players <= d.max_players), None)
-    discard = 0
-    if deck is not None and deck.discard:
-        # The deck's removal applies to a deck as full as the recommended one
-        # (Secret Moon with 5 players: all 8 cards, then one goes); a table that
-        # already left cards out removes only what is over the limit.
-        full = sum(build_deck(ruleset, deck, players).values())
-        most = players + ruleset.setup.extra_max
-        discard = deck.discard if cards >= full else min(deck.discard, max(0, cards - most))
-    chosen = dict(roles)
-    pool = tuple(r for r in deck.discard_from if chosen.get(r)) if deck and discard else ()
-    return Dealing(cards, discard, pool, players, cards - discard - players)
-
-
-def describe_dealing(ruleset: Ruleset, deal: Dealing, roles: Roles, lang: str = "en") -> str:
-    """The dealing in one sentence, as `narrator setup` and the app say it."""
-    names_lang = lang if lang in ruleset.languages else "en"
-    parts = []
-    if deal.discard:
-        if deal.discard_from:
-            # One of these roles, each as likely (Secret Moon with 5: the Priestess or
-            # a Guard, a choice between two; audit 3, finding 29).
-            names = ", ".join(ruleset.role(r).name.get(names_lang) for r in deal.discard_from)
-            text = ngettext(
-                lang,
-                "Shuffle one card of each, face down: {names}; remove {n} of them, unseen.",
-                "Shuffle one card of each, face down: {names}; remove {n} of them, unseen.",
-                deal.discard,
-            )
-            parts.append(text.format(n=deal.discard, names=names))
-        else:
-            text = ngettext(
-                lang,
-                "Remove {n} card at random, unseen, from all {cards} cards.",
-                "Remove {n} cards at random, unseen, from all {cards} cards.",
-                deal.discard,
-            )
-            parts.append(text.format(n=deal.discard, cards=deal.cards))
-    if deal.aside:
-        text = gettext(
-            lang, "Deal {dealt}, one to each player, and set {aside} aside face down in the centre."
-        )
-    else:
-        text = gettext(lang, "Deal {dealt}, one to each player.")
-    parts.append(text.format(dealt=deal.dealt, aside=deal.aside))
-    return " ".join(parts)

@@ -2,67 +2,49 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from narrator.base.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from narrator.script.builder import Plan, build_script, timed_turns, turn_key
-    from narrator.script.model import (
-        Choice,
-        Cue,
-        Pause,
-        Say,
-        Script,
-        Step,
-        Timer,
-        TimerWarning,
-        Wait,
-        script_from_dict,
-        script_to_dict,
-        step_to_dict,
-    )
+    from narrator.script.builder import build_script as build_script
+    from narrator.script.builder import day_timer as day_timer
+    from narrator.script.builder import timed_turns as timed_turns
+    from narrator.script.builder import turn_key as turn_key
+    from narrator.script.model import Choice as Choice
+    from narrator.script.model import Cue as Cue
+    from narrator.script.model import Pause as Pause
+    from narrator.script.model import Say as Say
+    from narrator.script.model import Script as Script
+    from narrator.script.model import Step as Step
+    from narrator.script.model import Timer as Timer
+    from narrator.script.model import TimerWarning as TimerWarning
+    from narrator.script.model import Wait as Wait
+    from narrator.script.model import script_from_dict as script_from_dict
+    from narrator.script.model import script_to_dict as script_to_dict
+    from narrator.script.model import step_to_dict as step_to_dict
+    from narrator.script.plan import Plan as Plan
 
-# Loaded when first asked for (PEP 562), like `narrator.rules`: the model of a script
+# Loaded when first asked for, like `narrator.rules`: the model of a script
 # comes without the builder (and the rules under it).
-_HOME = {
-    "Choice": "model",
-    "Cue": "model",
-    "Pause": "model",
-    "Plan": "builder",
-    "Say": "model",
-    "Script": "model",
-    "Step": "model",
-    "Timer": "model",
-    "TimerWarning": "model",
-    "Wait": "model",
-    "build_script": "builder",
-    "script_from_dict": "model",
-    "script_to_dict": "model",
-    "step_to_dict": "model",
-    "timed_turns": "builder",
-    "turn_key": "builder",
-}
-__all__ = [
-    "Choice",
-    "Cue",
-    "Pause",
-    "Plan",
-    "Say",
-    "Script",
-    "Step",
-    "Timer",
-    "TimerWarning",
-    "Wait",
-    "build_script",
-    "script_from_dict",
-    "script_to_dict",
-    "step_to_dict",
-    "timed_turns",
-    "turn_key",
-]
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _HOME:
-        raise AttributeError(f"module 'narrator.script' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"narrator.script.{_HOME[name]}"), name)
+__getattr__, __all__ = lazy_exports(
+    __name__,
+    {
+        "builder": ("build_script", "day_timer", "timed_turns", "turn_key"),
+        "model": (
+            "Choice",
+            "Cue",
+            "Pause",
+            "Say",
+            "Script",
+            "Step",
+            "Timer",
+            "TimerWarning",
+            "Wait",
+            "script_from_dict",
+            "script_to_dict",
+            "step_to_dict",
+        ),
+        "plan": ("Plan",),
+    },
+)

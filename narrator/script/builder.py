@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from narrator.i18n import gettext
 from narrator.rules import (
@@ -18,14 +18,12 @@ from narrator.rules import (
     SelectionError,
     check_selection,
 )
-from narrator.rules.errors import did_you_mean
+from narrator.rules.flow import Accuse, Part, Steps, Talk, Turns
 from narrator.rules.model import Call, Condition, Countdown, StepSpec, Text, Timed, Turn
-from narrator.rules.selection import check_known
 from narrator.script.model import (
     Choice,
     Cue,
     Pause,
-    Phase,
     Say,
     Script,
     Step,
@@ -33,31 +31,11 @@ from narrator.script.model import (
     TimerWarning,
     Wait,
 )
+from narrator.script.plan import Plan, check_plan
 
 _PLACEHOLDER = re.compile(r"\{(night|players|round|turn)\}")
 # Where a wait's branch may go, as a placeholder index until the day is built.
 _BRANCH_TARGETS = {"closing": -1}
-
-
-@dataclass(frozen=True, slots=True)
-class Plan:
-    """What the table chose. Times are seconds; `pace` scales every night silence."""
-
-    players: int
-    roles: tuple[tuple[str, int], ...]
-    night: int = 1
-    lang: str = "en"
-    phase: Phase = "night"
-    action_times: tuple[tuple[str, float], ...] = field(default=())
-    pace: float = 1.0
-    discussion_seconds: float | None = None
-    turn_seconds: float | None = None  # rounds: None = the ruleset's; 0 = wait for the user
-    # Random choices (an Alien's instruction) are drawn from this: the same seed
-    # gives the same night. The caller draws a fresh one per game; None counts as 0.
-    seed: int | None = None
-    options: tuple[tuple[str, float], ...] = ()  # the ruleset's options: 1/0 for flags
-    # Silence after "X, wake up." before the instruction (scaled by pace): eyes open first.
-    wake_gap: float = 1.0
 
 
 def turn_key(role_id: str | None, turn: Turn) -> str:
@@ -88,9 +66,24 @@ def spoken_call(
     return context.spoken(call)
 
 
+def day_timer(ruleset: Ruleset, plan: Plan, phase: str) -> Timer | None:
+    """The timer the day script runs in the flow's phase `phase` (the discussion in
+    "day", the defence in "defence"), as the script has it (the first day's length,
+    the table's own discussion length, the warnings that fit, the end line); None
+    when that phase has no timer. Addressed by name, never by its place in the day."""
+    flow = ruleset.flow
+    talk = flow.phase(phase).timer if flow.has(phase) else None
+    if talk is None:
+        return None
+    seconds = plan.discussion_seconds if talk.name == "discussion" else None
+    step = _Context(ruleset, plan).timer(talk.timed, seconds)[-1]
+    assert isinstance(step, Timer)
+    return step
+
+
 def build_script(ruleset: Ruleset, plan: Plan) -> Script:
     """The script of `plan.phase` of night (or day) `plan.night`; SelectionError if invalid."""
-    _check_plan(ruleset, plan)
+    check_plan(ruleset, plan)
     report = check_selection(ruleset, plan.players, plan.roles)
     if report.errors:
         raise SelectionError(report.errors[0])
@@ -116,43 +109,6 @@ def build_script(ruleset: Ruleset, plan: Plan) -> Script:
         choices=tuple(ctx.choices),
         options=tuple((k, v) for k, v in plan.options if defaults.get(k) != v),
     )
-
-
-def _check_plan(ruleset: Ruleset, plan: Plan) -> None:
-    if plan.lang not in ruleset.languages:
-        raise SelectionError(
-            f"'{ruleset.id}' has no '{plan.lang}' lines{did_you_mean(plan.lang, ruleset.languages)}"
-            f"; choose --lang from {', '.join(ruleset.languages)}"
-        )
-    if plan.night < 1 or (ruleset.nights is not None and plan.night > ruleset.nights):
-        if ruleset.nights == 1:
-            raise SelectionError(f"'{ruleset.id}' has one night only; leave out --night")
-        most = "1 or more" if ruleset.nights is None else f"1 to {ruleset.nights}"
-        raise SelectionError(f"'{ruleset.id}' has no night {plan.night}; choose --night {most}")
-    if plan.phase not in ("night", "day"):
-        raise SelectionError(f"phase must be night or day, not '{plan.phase}'")
-    if not 0.1 <= plan.pace <= 10:
-        raise SelectionError(
-            f"pace {plan.pace:g} is out of range; choose 0.1 to 10 (1 = as written)"
-        )
-    if not 0 <= plan.wake_gap <= 10:
-        raise SelectionError(f"wake gap {plan.wake_gap:g}s is out of range; choose 0 to 10 seconds")
-    for key, seconds in plan.action_times:
-        role_id = key.split(":", 1)[0]  # "doppelganger" or "doppelganger:1b" (a follow-up)
-        if role_id not in ruleset.role_ids:
-            raise SelectionError(
-                f"action time for unknown role '{role_id}'{did_you_mean(role_id, ruleset.role_ids)}"
-            )
-        if not 0 <= seconds <= 600:
-            raise SelectionError(f"action time {seconds:g}s for '{key}': choose 0 to 600")
-    ids = tuple(o.id for o in ruleset.options)
-    for option_id, value in plan.options:
-        check_known(ruleset.id, "option", option_id, ids)
-        option = ruleset.option(option_id)
-        if option.kind == "flag" and value not in (0.0, 1.0):
-            raise SelectionError(f"option '{option_id}' is on or off (1 or 0), not {value:g}")
-        if option.kind == "seconds" and not 0 <= value <= 600:
-            raise SelectionError(f"option '{option_id}': choose 0 to 600 seconds, not {value:g}")
 
 
 class _Context:
@@ -336,42 +292,54 @@ class _Context:
         return steps
 
     def day(self) -> list[Step]:
-        day = self.ruleset.day
-        t = self.t
-        steps = self.spec(day.opening)
-        self.name_stage(steps, t("Wake-up"))
-        if self.ruleset.rounds is not None:
-            rounds = self.rounds()
-            for step in rounds:
-                name = t("Round {round}").format(round=step.round)
-                if step.turn is not None:
-                    name += " · " + t("Turn {turn}").format(turn=step.turn)
-                self.stages.append(name)
-            steps += rounds
-        if day.discussion is not None:
-            steps += self.timer(day.discussion, self.plan.discussion_seconds)
-            self.name_stage(steps, self.words(day.discussion.label))
-        vote = day.vote
-        if vote is not None:
-            if vote.style == "accusation_ballot" and vote.defence is not None:
-                steps += self.say(vote.accusation, None)
-                if vote.accusation_wait:
-                    steps += self.spec(vote.accusation_wait)
-                else:
-                    steps.append(Wait(self.words(vote.tie_rule), None))
-                self.name_stage(steps, t("Accusation"))
-                steps += self.timer(vote.defence)
-                self.name_stage(steps, self.words(vote.defence.label))
-            steps += self.countdown(vote.ballot)
-            steps.append(Wait(f"{self.words(vote.result)} {self.words(vote.tie_rule)}", None))
-            self.name_stage(steps, t("Ballot") if vote.style == "accusation_ballot" else t("Vote"))
-        closing = len(steps)
-        steps += self.spec(day.closing)
-        self.name_stage(steps, t("Nightfall"))
+        """The day as the ruleset's flow says it: each phase's parts, in order."""
+        steps: list[Step] = []
+        closing = -1
+        for part in self.ruleset.flow.spoken_day:
+            if isinstance(part, Steps) and part.what == "closing":
+                closing = len(steps)
+            steps += self.part(part)
+            self.name_part(steps, part)
         return [
             replace(s, branch_to=closing) if isinstance(s, Wait) and s.branch_to == -1 else s
             for s in steps
         ]
+
+    def part(self, part: Part) -> list[Step]:
+        """The steps of one part of the day."""
+        if isinstance(part, Steps):
+            return self.spec(part.steps)
+        if isinstance(part, Turns):
+            return self.rounds()
+        if isinstance(part, Talk):
+            seconds = self.plan.discussion_seconds if part.name == "discussion" else None
+            return self.timer(part.timed, seconds)
+        if isinstance(part, Accuse):
+            steps = self.say(part.call, None)
+            if part.wait:
+                return steps + self.spec(part.wait)
+            return [*steps, Wait(self.words(part.tie_rule), None)]
+        steps = self.countdown(part.countdown)
+        steps.append(Wait(f"{self.words(part.result)} {self.words(part.tie_rule)}", None))
+        return steps
+
+    def name_part(self, steps: list[Step], part: Part) -> None:
+        """Name the steps of `part` by their stage, in the plan's language."""
+        t = self.t
+        if isinstance(part, Turns):
+            for step in steps[len(self.stages) :]:
+                name = t("Round {round}").format(round=step.round)
+                if step.turn is not None:
+                    name += " · " + t("Turn {turn}").format(turn=step.turn)
+                self.stages.append(name)
+        elif isinstance(part, Steps):
+            self.name_stage(steps, t("Wake-up") if part.what == "opening" else t("Nightfall"))
+        elif isinstance(part, Talk):
+            self.name_stage(steps, self.words(part.timed.label))
+        elif isinstance(part, Accuse):
+            self.name_stage(steps, t("Accusation"))
+        else:
+            self.name_stage(steps, t("Ballot") if part.trial else t("Vote"))
 
     def t(self, message: str) -> str:
         """The app's own word for `message` in the plan's language (stage names)."""

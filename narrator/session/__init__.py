@@ -36,69 +36,47 @@ settings file), the segments of a script and the day's `Countdown`.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from narrator.base.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from narrator.session.clock import Clock, SystemClock
-    from narrator.session.config import Settings, SettingsError, SettingsStore, audio_settings
-    from narrator.session.engine import (
-        AudioChoices,
-        NightEngine,
-        NoChoices,
-        Playing,
-        SilentEngine,
-        SilentPlayback,
-    )
-    from narrator.session.game import Game
-    from narrator.session.phase import PhaseEvent, PhaseRunner, PhaseState, PhaseStatus
-    from narrator.session.session import Session
+    from narrator.session.clock import Clock as Clock
+    from narrator.session.clock import SystemClock as SystemClock
+    from narrator.session.config import Settings as Settings
+    from narrator.session.config import SettingsError as SettingsError
+    from narrator.session.config import SettingsStore as SettingsStore
+    from narrator.session.config import audio_settings as audio_settings
+    from narrator.session.engine import AudioChoices as AudioChoices
+    from narrator.session.engine import NightEngine as NightEngine
+    from narrator.session.engine import NoChoices as NoChoices
+    from narrator.session.engine import Playing as Playing
+    from narrator.session.engine import SilentEngine as SilentEngine
+    from narrator.session.engine import SilentPlayback as SilentPlayback
+    from narrator.session.game import Game as Game
+    from narrator.session.phase import PhaseEvent as PhaseEvent
+    from narrator.session.phase import PhaseRunner as PhaseRunner
+    from narrator.session.phase import PhaseState as PhaseState
+    from narrator.session.phase import PhaseStatus as PhaseStatus
+    from narrator.session.session import Session as Session
 
-# Loaded when first asked for (PEP 562), like `narrator.rules`: the app's first frame
+# Loaded when first asked for, like `narrator.rules`: the app's first frame
 # needs the settings, not the game, the phase runner or the script under them.
-_HOME = {
-    "AudioChoices": "engine",
-    "Clock": "clock",
-    "Game": "game",
-    "NightEngine": "engine",
-    "NoChoices": "engine",
-    "PhaseEvent": "phase",
-    "PhaseRunner": "phase",
-    "PhaseState": "phase",
-    "PhaseStatus": "phase",
-    "Playing": "engine",
-    "Session": "session",
-    "Settings": "config",
-    "SettingsError": "config",
-    "SettingsStore": "config",
-    "SilentEngine": "engine",
-    "SilentPlayback": "engine",
-    "SystemClock": "clock",
-    "audio_settings": "config",
-}
-__all__ = [
-    "AudioChoices",
-    "Clock",
-    "Game",
-    "NightEngine",
-    "NoChoices",
-    "PhaseEvent",
-    "PhaseRunner",
-    "PhaseState",
-    "PhaseStatus",
-    "Playing",
-    "Session",
-    "Settings",
-    "SettingsError",
-    "SettingsStore",
-    "SilentEngine",
-    "SilentPlayback",
-    "SystemClock",
-    "audio_settings",
-]
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _HOME:
-        raise AttributeError(f"module 'narrator.session' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"narrator.session.{_HOME[name]}"), name)
+__getattr__, __all__ = lazy_exports(
+    __name__,
+    {
+        "clock": ("Clock", "SystemClock"),
+        "config": ("Settings", "SettingsError", "SettingsStore", "audio_settings"),
+        "engine": (
+            "AudioChoices",
+            "NightEngine",
+            "NoChoices",
+            "Playing",
+            "SilentEngine",
+            "SilentPlayback",
+        ),
+        "game": ("Game",),
+        "phase": ("PhaseEvent", "PhaseRunner", "PhaseState", "PhaseStatus"),
+        "session": ("Session",),
+    },
+)

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import platformdirs
 
+from narrator.script.defaults import PACE, PACE_RANGE, WAKE_GAP, WAKE_GAP_RANGE
+
 if TYPE_CHECKING:
     from narrator.audio.settings import AudioSettings
 
@@ -38,14 +40,14 @@ class Settings:
     language: str = "en"
     voice: str | None = None
     rate: int | None = None  # words a minute; None: the language's default
-    pace: float = 1.0  # scales every silence of the night
+    pace: float = PACE  # scales every silence of the night
     # {ruleset id: {role id: seconds}}: the action times the user set in the preview
     action_times: dict[str, dict[str, float]] = field(default_factory=dict)
     bed: bool = True
     # The sound's defaults are audio.settings.AudioSettings's (the session imports no
     # narrator.audio): tests/session/test_settings.py holds the two equal.
     ambience: str = "rain"  # the bed's continuous layer (`narrator beds` lists them)
-    wake_gap: float = 1.0  # seconds after "X, wake up." before the instruction (Plan.wake_gap)
+    wake_gap: float = WAKE_GAP  # seconds after "X, wake up." before the instruction
     bed_volume: float = 0.35
     bed_tempo: float = 1.0
     volume: float = 1.0
@@ -165,11 +167,11 @@ def settings_from_dict(data: Any) -> Settings:
         language=_text(merged, "language") or "en",
         voice=_text(merged, "voice", optional=True),
         rate=rate,
-        pace=_number(merged, "pace", 0.1, 10),
+        pace=_number(merged, "pace", *PACE_RANGE),
         action_times={str(k): {str(r): float(s) for r, s in v.items()} for k, v in times.items()},
         bed=merged["bed"],
         ambience=ambience,
-        wake_gap=_number(merged, "wake_gap", 0, 10),
+        wake_gap=_number(merged, "wake_gap", *WAKE_GAP_RANGE),
         bed_volume=_number(merged, "bed_volume", 0, 1),
         bed_tempo=_number(merged, "bed_tempo", 0.25, 4),
         volume=_number(merged, "volume", 0, 1),

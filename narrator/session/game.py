@@ -23,6 +23,7 @@ from narrator.rules import (
 )
 from narrator.rules.draw import random_deck
 from narrator.script import Plan, Script, build_script, timed_turns
+from narrator.script.defaults import PACE, WAKE_GAP
 from narrator.script.model import Phase
 
 Roles = tuple[tuple[str, int], ...]
@@ -37,8 +38,8 @@ class Game:
     counts: dict[str, int] = field(default_factory=dict)
     lang: str = "en"
     night: int = 1
-    pace: float = 1.0
-    wake_gap: float = 1.0  # seconds after a wake call (the settings'), scaled by pace
+    pace: float = PACE
+    wake_gap: float = WAKE_GAP  # seconds after a wake call (the settings'), scaled by pace
     action_times: dict[str, float] = field(default_factory=dict)
     turn_seconds: float | None = None  # rounds: None = the ruleset's, 0 = wait for a key
     boxes: tuple[str, ...] = ()  # the boxes the table owns; () = every box
@@ -47,7 +48,7 @@ class Game:
     seed: int = field(default_factory=lambda: random.SystemRandom().randrange(2**31))
 
     @classmethod
-    def start(cls, ruleset: Ruleset, lang: str = "en", pace: float = 1.0) -> Game:
+    def start(cls, ruleset: Ruleset, lang: str = "en", pace: float = PACE) -> Game:
         """A new game at the smallest sensible table, with its recommended deck."""
         low = ruleset.setup.min_players
         players = min(max(low, 5), ruleset.setup.max_players)

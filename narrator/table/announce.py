@@ -7,9 +7,10 @@ Pure: the same sentences are spoken by the voice and shown on every phone (the
 from __future__ import annotations
 
 from narrator.moderator import Words
-from narrator.script.builder import Plan, spoken_call
+from narrator.script.builder import spoken_call
+from narrator.script.plan import Plan
 from narrator.table.flow import Announcement
-from narrator.table.lines import join_names, line
+from narrator.table.lines import join_names, line, taken_along
 from narrator.table.seats import SeatIndex
 from narrator.table.state import Table
 
@@ -61,7 +62,7 @@ def announce(table: Table, event: Announcement) -> list[str]:
             dead += " " + line("turn_over", lang)
         return [dead]
     if event.kind == "shot":
-        return [line("shot", lang, names=_names(table, seats))]
+        return [taken_along(table.ruleset, lang, _names(table, seats))]
     if event.kind == "verdict":
         if not seats:
             return [line("spared", lang)]

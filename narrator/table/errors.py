@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from narrator.rules import NarratorError
+from narrator.base.errors import NarratorError
 
 # What kind of refusal it is, so that a front end can answer it (the web server maps
 # these to 400, 409, 404, 401 and 403); the message is for the person holding the

@@ -37,6 +37,7 @@ from narrator.moderator import votes
 from narrator.rules import Ruleset
 from narrator.rules.powers import VoteRule
 from narrator.script import Timer
+from narrator.script.defaults import PACE, WAKE_GAP
 from narrator.session.clock import Clock
 from narrator.session.game import Game
 from narrator.session.segments import Countdown
@@ -123,8 +124,8 @@ class Flow:
     engine: Engine | None = field(default=None, repr=False)
     desk: NightDesk | None = field(default=None, repr=False)
     journal: Journal = field(default_factory=dict)
-    pace: float = 1.0  # the user's pace (settings or --pace): the night's silences
-    wake_gap: float = 1.0  # the user's pause after a wake call
+    pace: float = PACE  # the user's pace (settings or --pace): the night's silences
+    wake_gap: float = WAKE_GAP  # the user's pause after a wake call
     # The saved game's secrets are sealed (seal.py, sealed.py): the keys live here, in
     # memory; after a restart the game stays closed until two players' phones are back
     vault: Vault = field(default_factory=Vault, repr=False)

@@ -26,7 +26,6 @@ LINES: dict[str, str] = {
     "dead": N_("The votes are in. {names} dies."),
     "dead_many": N_("The votes are in. {names} die."),
     "nobody_dies": N_("The votes are in. Nobody has more than one vote: nobody dies."),
-    "shot": N_("The Hunter takes {names} with him."),
     "card_was": N_("{name} had the {role}."),
     "centre": N_("In the centre: {roles}."),
     "winners": N_("The winners: {teams}."),
@@ -198,6 +197,17 @@ def host_words(lang: str) -> dict[str, str]:
 
 def line(key: str, lang: str, **values: str) -> str:
     return gettext(lang, LINES[key]).format(**values)
+
+
+def taken_along(ruleset: Ruleset, lang: str, names: str) -> str:
+    """The players a death took along (One Night's Hunter), in the ruleset's words for
+    it (a role's `on_death_line`); when the roles whose death acts say it differently,
+    or not at all, the plain line that they leave the game."""
+    said = {r.powers.on_death_line for r in ruleset.roles if r.powers and r.powers.on_death}
+    own = said.pop() if len(said) == 1 else None
+    if own is None:
+        return line("out", lang, names=names)
+    return own.get(lang).replace("{names}", names)
 
 
 def page_words(lang: str) -> dict[str, str]:

@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from narrator.base.errors import NarratorError
 from narrator.moderator import Game as Engine
-from narrator.rules import NarratorError
 from narrator.table.errors import TableError
 from narrator.table.flow import PHASES
 from narrator.table.seal import SealError

@@ -20,10 +20,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from narrator.base.errors import NarratorError
 from narrator.moderator import Game as Engine
 from narrator.moderator import MoveError, Words, unsupported_roles
 from narrator.moderator.support import stand_ins
-from narrator.rules import NarratorError, Ruleset, check_selection, dealing, recommended
+from narrator.rules import Ruleset, check_selection, decks, recommended
 from narrator.script import Script
 from narrator.table.errors import TableError
 from narrator.table.flow import Announcement, Flow
@@ -34,21 +35,6 @@ from narrator.table.seats import ClaimStatus, Player, SeatIndex, token_hash
 ROOM_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: read aloud and typed on a phone
 
 Chosen = tuple[tuple[str, int], ...]  # a deck: (role id, count), in the order chosen
-
-
-def _deal_required(deck: list[str], players: int, required: tuple[str, ...], rng: Any) -> None:
-    """Put one card of each `required` role among the first `players` of a shuffled
-    deck (the cards dealt), swapping it with a dealt card that is not required: the
-    ruleset's roles that are in every game (Wherewolf: the Seer and the Pack Leader)
-    are dealt, never left aside with the Possible roles nobody holds."""
-    for role in required:
-        if role in deck[:players] or role not in deck:
-            continue
-        free = [i for i in range(players) if deck[i] not in required]
-        if not free:
-            return
-        here, there = rng.choice(free), deck.index(role, players)
-        deck[here], deck[there] = deck[there], deck[here]
 
 
 def chosen_roles(ruleset: Ruleset, roles: Mapping[object, object]) -> Chosen:
@@ -188,23 +174,12 @@ class Table(Flow):
             if why:
                 raise TableError(why, "refused")
         self.dealt = deal
-        if deal:
-            deck = [r for r, n in chosen for _ in range(n)]
-            self.rng.shuffle(deck)
-            # The ruleset's unseen removal first (Lupus with 7: any card; Secret Moon
-            # with 5: the Priestess or a Guard), then one card each; the rest aside.
-            plan = dealing(self.ruleset, players, chosen)
-            for _ in range(plan.discard):
-                if plan.discard_from:  # one of these roles, each as likely (finding 29)
-                    role = self.rng.choice([r for r in plan.discard_from if r in deck])
-                    pool = [i for i, c in enumerate(deck) if c == role]
-                else:
-                    pool = list(range(len(deck)))
-                self.removed.append(deck.pop(self.rng.choice(pool)))
-            _deal_required(deck, players, self.ruleset.setup.required, self.rng)
-            for seat, card in zip(self.seats, deck, strict=False):
+        if deal:  # the rules deal (rules.decks.deal): removed, one each, the rest aside
+            dealt = decks.deal(self.ruleset, players, chosen, self.rng)
+            self.removed.extend(dealt.removed)
+            for seat, card in zip(self.seats, dealt.cards, strict=False):
                 seat.card = card
-            self.unseen = deck[players:]
+            self.unseen = list(dealt.unseen)
         if deal and self.ruleset.outcome is not None:
             self.engine = Engine.deal(
                 self.ruleset,

@@ -22,8 +22,8 @@ from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
 
+from narrator.base.errors import NarratorError
 from narrator.i18n import N_
-from narrator.rules.errors import NarratorError
 from narrator.rules.index import GamesIndex
 from narrator.session.config import Settings, SettingsStore, audio_settings
 from narrator.tui import text

@@ -5,10 +5,12 @@ Checked in a fresh interpreter, because this test process may already hold them.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -77,15 +79,36 @@ def test_the_session_and_the_tables_state_load_no_audio_or_ui_library_at_run_tim
 
 @pytest.mark.parametrize("package", ["audio", "rules", "script", "session"])
 def test_every_name_a_package_offers_resolves(package: str) -> None:
-    """These packages load their parts when first asked for (PEP 562): each name must
-    still be there, and be what its module defines; an unknown name is an AttributeError."""
+    """These packages load their parts when first asked for (PEP 562, through
+    `base.lazy.lazy_exports`): each name must still be there, and be what its module
+    defines; an unknown name is an AttributeError."""
     module = importlib.import_module(f"narrator.{package}")
-    assert sorted(module.__all__) == sorted(module._HOME)
+    lazy = module.__dict__["__getattr__"]  # base.lazy.LazyNames: where each name lives
+    assert sorted(module.__all__) == lazy.names
     for name in module.__all__:
-        home = importlib.import_module(f"narrator.{package}.{module._HOME[name]}")
+        home = importlib.import_module(lazy.home(name))
         assert getattr(module, name) is getattr(home, name)
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         module.nothing  # noqa: B018
+
+
+@pytest.mark.parametrize("package", ["audio", "rules", "script", "session"])
+def test_what_type_checkers_see_of_a_package_is_what_it_offers(package: str) -> None:
+    """A package lists its names twice: imported under TYPE_CHECKING (for mypy and the
+    reader) and given to `lazy_exports` (for the run): the two lists must agree, name
+    for name and module for module."""
+    module = importlib.import_module(f"narrator.{package}")
+    tree = ast.parse(Path(module.__file__ or "").read_text("utf-8"))
+    seen = {}
+    for node in tree.body:
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
+            for imp in node.body:
+                assert isinstance(imp, ast.ImportFrom), ast.unparse(imp)
+                for alias in imp.names:
+                    assert alias.asname == alias.name, f"{alias.name}: import it 'as' itself"
+                    seen[alias.name] = imp.module
+    lazy = module.__dict__["__getattr__"]
+    assert seen == {name: lazy.home(name) for name in lazy.names}
 
 
 def test_a_module_of_the_rules_comes_without_the_rest() -> None:

@@ -20,7 +20,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from narrator.rules import NarratorError, RulesetError, parse_ruleset, recommended
+from narrator.base.errors import NarratorError
+from narrator.rules import RulesetError, parse_ruleset, recommended
 from narrator.rules.yamlio import read_yaml
 from narrator.script import Plan, build_script, script_to_dict
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from narrator.base.folders import catalog_folders, shipped_dir
 from narrator.rules import index, load_catalog
-from narrator.rules.folders import catalog_folders, shipped_dir
 
 
 @pytest.fixture(autouse=True)

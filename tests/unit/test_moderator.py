@@ -344,6 +344,33 @@ def test_no_ruleset_or_role_id_is_written_in_the_engine_or_the_table() -> None:
     assert found == {}
 
 
+def _names_in(literals: set[str]) -> set[str]:
+    """The roles' display names, in any language of the shipped rulesets, that the
+    texts name as words ("The Hunter takes {names} with him." names the Hunter)."""
+    names = {n for r in CATALOG.rulesets.values() for role in r.roles for _, n in role.name.values}
+    found = set()
+    for text in literals:
+        found.update(n for n in names if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text))
+    return found
+
+
+def test_no_role_name_is_written_in_the_engine_or_the_table() -> None:
+    """Not even as a display name: the game's words come from the ruleset (the Hunter's
+    line on the phones is his role's `on_death_line`). Docstrings may name roles."""
+    found = {}
+    for folder in ("moderator", "table"):
+        for path in sorted((ROOT / "narrator" / folder).rglob("*.py")):
+            if hits := _names_in(_string_literals(path)):
+                found[f"{folder}/{path.name}"] = sorted(hits)
+    assert found == {}
+
+
+def test_the_name_check_would_catch_the_hunters_old_line(tmp_path: Path) -> None:
+    planted = tmp_path / "lines.py"
+    planted.write_text('LINES = {"shot": N_("The Hunter takes {names} with him.")}\n', "utf-8")
+    assert _names_in(_string_literals(planted)) == {"Hunter"}
+
+
 def test_the_id_check_would_catch_a_role_written_in_the_code(tmp_path: Path) -> None:
     planted = tmp_path / "planted.py"
     planted.write_text('if card == "hunter":\n    pass\n', encoding="utf-8")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from narrator.base.folders import shipped_dir
 from narrator.rules import RulesetError, load_ruleset, loader, parsed
-from narrator.rules.folders import shipped_dir
 
 
 @pytest.fixture(autouse=True)

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from narrator.base.folders import user_dir
 from narrator.cli import main
-from narrator.rules import UnknownRuleset, load_catalog, user_dir
+from narrator.rules import UnknownRuleset, load_catalog
 
 HERE = Path(__file__).parent
 

@@ -19,6 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
 from narrator.i18n import N_
+from narrator.script.defaults import PACE_RANGE, WAKE_GAP_RANGE
 from narrator.session.config import Settings
 from narrator.session.engine import AudioChoices
 from narrator.tui.text import NarratorFooter, shape, t
@@ -218,10 +219,10 @@ class SettingsScreen(ModalScreen[Settings | None]):
             bidi=str(bidi),
             voice=voice if isinstance(voice, str) else None,
             rate=rate,
-            pace=self._number("pace", 0.1, 10),
+            pace=self._number("pace", *PACE_RANGE),
             bed=self.query_one("#bed", Switch).value,
             ambience=str(ambience),
-            wake_gap=self._number("wake_gap", 0, 10),
+            wake_gap=self._number("wake_gap", *WAKE_GAP_RANGE),
             bed_volume=self._number("bed_volume", 0, 1),
             bed_tempo=self._number("bed_tempo", 0.25, 4),
             volume=self._number("volume", 0, 1),

@@ -24,8 +24,9 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
+from narrator.base.errors import NarratorError
 from narrator.i18n import N_
-from narrator.rules import NarratorError, Ruleset
+from narrator.rules import Ruleset
 from narrator.session.session import Session
 from narrator.tui.text import NarratorFooter, shape, t
 

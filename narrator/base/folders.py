@@ -1,19 +1,18 @@
-"""Where rulesets live and where what was read of them is kept; the rules code's stamp.
+"""Where narrator's rulesets live, and where what was read of them is kept.
 
-Light on purpose (no model, no loader): the app's first frame finds its kept games
-list through it before any ruleset is parsed (issue 18).
+The shipped rulesets (and the lexicons beside them, `rulesets/lexicon/`) inside an
+installed wheel or a checkout, the user's own in their config folder, the kept
+copies in their cache folder (platformdirs: XDG-aware on Linux, right on macOS and
+Windows). Light on purpose (paths only, no reading): the app's first frame finds
+its kept games list through it before any ruleset is parsed (issue 18).
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
 from importlib import resources
 from pathlib import Path
 
 import platformdirs
-
-FORMAT = 1  # bump when what is kept changes shape other than through the code
 
 
 def shipped_dir() -> Path:
@@ -25,6 +24,7 @@ def shipped_dir() -> Path:
 
 
 def user_dir() -> Path:
+    """The user's own rulesets: `<config folder>/narrator/rulesets`."""
     return Path(platformdirs.user_config_dir("narrator")) / "rulesets"
 
 
@@ -38,17 +38,6 @@ def ruleset_files(folder: Path) -> list[Path]:
     """The ruleset files of a folder, in the order they are loaded (none if it is not a
     folder)."""
     return sorted(folder.glob("*.y*ml")) if folder.is_dir() else []
-
-
-@functools.cache
-def code_stamp() -> bytes:
-    """The rules package's code as it is now: names, sizes and modification times."""
-    here = Path(__file__).parent
-    stamp = hashlib.sha256(str(FORMAT).encode())
-    for source in sorted(here.glob("*.py")):
-        info = source.stat()
-        stamp.update(f"{source.name} {info.st_size} {info.st_mtime_ns}\n".encode())
-    return stamp.digest()
 
 
 def catalog_folders(*dirs: Path) -> list[tuple[Path, bool]]:
