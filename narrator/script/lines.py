@@ -88,16 +88,21 @@ def _pass(ruleset: Ruleset, plan: Plan, *, every: bool) -> tuple[list[str], set[
     return lines, night.placeholders | day.placeholders
 
 
-def every_line(ruleset: Ruleset, plan: Plan) -> tuple[str, ...]:
-    """Each distinct line `ruleset` can say in `plan.lang`: the lines of `plan`'s deck
-    first (its first nights and days, as heard), then the rest. SelectionError for a
-    plan the builder refuses (a language the ruleset lacks)."""
+def deck_lines(ruleset: Ruleset, plan: Plan) -> tuple[str, ...]:
+    """The distinct lines of `plan`'s deck: its first nights and days, as heard."""
     _check_plan(ruleset, plan)
-    nights = (1,) if ruleset.nights == 1 else (1, 2)
     found: dict[str, None] = {}
-    for night in nights:
+    for night in (1,) if ruleset.nights == 1 else (1, 2):
         lines, _ = _pass(ruleset, replace(plan, night=night), every=False)
         found.update(dict.fromkeys(lines))
+    return tuple(line for line in found if line.strip())
+
+
+def every_line(ruleset: Ruleset, plan: Plan) -> tuple[str, ...]:
+    """Each distinct line `ruleset` can say in `plan.lang`: the lines of `plan`'s deck
+    first (`deck_lines`), then the rest. SelectionError for a plan the builder
+    refuses (a language the ruleset lacks)."""
+    found = dict.fromkeys(deck_lines(ruleset, plan))
     everyone = replace(plan, roles=tuple((role, 1) for role in ruleset.role_ids), options=())
     lines, placeholders = _pass(ruleset, everyone, every=True)
     found.update(dict.fromkeys(lines))
