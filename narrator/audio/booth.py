@@ -136,7 +136,7 @@ class DeviceBooth:
 @dataclass
 class SimulatedBooth:
     """A booth with no device: a take is `speech` seconds of a synthetic voice (a
-    vowel-like tone rising and falling a few times a second) after a moment of room
+    vowel-like tone swelling three times a second) after a moment of room
     noise, then room noise until stopped; `speech` 0 records the room alone. Takes
     and playbacks last as long as they would at a real booth."""
 
@@ -147,7 +147,7 @@ class SimulatedBooth:
     def _voice(self, start: int, n: int) -> Samples:
         t = (start + np.arange(n)) / self.rate
         onset = 0.3
-        envelope = np.clip(np.sin(np.pi * 3.0 * (t - onset)), 0.0, 1.0)
+        envelope = 0.6 + 0.4 * np.sin(2 * np.pi * 3.0 * (t - onset))  # syllables
         envelope = envelope * ((t >= onset) & (t < onset + self.speech))
         tone = sum(np.sin(2 * np.pi * f * t) / k for k, f in enumerate((180, 360, 540, 720), 1))
         noise = np.random.default_rng(start).normal(0.0, 3e-4, n)

@@ -53,7 +53,7 @@ class RecordScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "record", N_("Record/Stop")),
         Binding("enter", "keep", N_("Keep")),
-        Binding("p", "play", N_("Play")),
+        Binding("p", "play", N_("Listen")),
         Binding("s", "skip", N_("Skip")),
         Binding("left", "line(-1)", N_("Previous"), key_display="←"),
         Binding("right", "line(1)", N_("Next"), key_display="→"),
@@ -95,6 +95,10 @@ class RecordScreen(Screen[None]):
         self.note = ""  # the last thing that happened: refused, kept, failed
         self._stop_recording = threading.Event()
         self._stop_playing = threading.Event()
+        # One of record or play at a time: a take never starts while the last one
+        # still plays (the microphone would hear it).
+        self._device = threading.Lock()
+        self.blocks_heard = 0  # of the take being recorded: the microphone is live
 
     def compose(self) -> ComposeResult:
         yield Static(shape(self.title_text), id="title")
@@ -178,6 +182,7 @@ class RecordScreen(Screen[None]):
             self.take, self.note = None, ""
             self.state = "recording"
             self._stop_recording = threading.Event()
+            self.blocks_heard = 0
             self.record(self._stop_recording, self.recording.text)
         self.show()
 
@@ -232,7 +237,8 @@ class RecordScreen(Screen[None]):
         from narrator.audio.recording import TakeRefused, make_take
 
         try:
-            raw = self.booth.record(stop, self._heard)
+            with self._device:
+                raw = self.booth.record(stop, self._heard)
         except Exception as exc:
             self.post_message(self.BoothFailed(str(exc)))
             return
@@ -256,7 +262,8 @@ class RecordScreen(Screen[None]):
     @work(thread=True, group="booth")
     def play(self, clip: Clip, stop: threading.Event) -> None:
         try:
-            self.booth.play(clip, stop)
+            with self._device:
+                self.booth.play(clip, stop)
         except Exception as exc:
             self.post_message(self.BoothFailed(str(exc)))
             return
@@ -270,7 +277,9 @@ class RecordScreen(Screen[None]):
         if line is None:
             return
         try:
-            self.booth.play(read_take(self.recording.folder, line), stop)
+            take = read_take(self.recording.folder, line)
+            with self._device:
+                self.booth.play(take, stop)
         except Exception as exc:
             self.post_message(self.BoothFailed(str(exc)))
 
@@ -286,6 +295,7 @@ class RecordScreen(Screen[None]):
     # -- what the workers tell --------------------------------------------------------
     def on_record_screen_level_heard(self, message: LevelHeard) -> None:
         if self.state == "recording":
+            self.blocks_heard += 1
             self.query_one(LevelMeter).show(message.level)
 
     def on_record_screen_take_made(self, message: TakeMade) -> None:

@@ -33,6 +33,9 @@ class LevelMeter(Static):
     def on_mount(self) -> None:
         self.show(self.level)
 
+    def on_resize(self) -> None:
+        self.show(self.level)  # the bar fills the width it has
+
     def show(self, level: float, label: str | None = None) -> None:
         """Draw `level` (dBFS; -inf for silence)."""
         self.level = level
