@@ -36,6 +36,7 @@ from narrator.audio.voicepack import (
     MAX_LINES,
     Manifest,
     PackError,
+    PackInstalled,
     find_pack,
     packs_dir,
     parse_manifest,
@@ -230,9 +231,10 @@ def _install(
     """Unpack the checked pack aside, then rename it into place."""
     target = root / manifest.id
     if (target.exists() or target.is_symlink()) and not replace:
-        raise PackError(
+        raise PackInstalled(
             f"a voice pack '{manifest.id}' is installed already ({target}); import with "
-            "--replace to replace it"
+            "--replace to replace it",
+            manifest.id,
         )
     try:
         root.mkdir(parents=True, exist_ok=True)

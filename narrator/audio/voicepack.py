@@ -55,6 +55,14 @@ class PackError(NarratorError, ValueError):
     (A ValueError too: the engine's callers treat it as a voice that cannot speak.)"""
 
 
+class PackInstalled(PackError):
+    """The pack being imported is installed already (`import_pack(replace=True)`)."""
+
+    def __init__(self, message: str, pack_id: str) -> None:
+        super().__init__(message)
+        self.pack_id = pack_id
+
+
 def packs_dir() -> Path:
     """Where packs live: beside the Piper voices (`XDG_DATA_HOME` respected)."""
     return Path(platformdirs.user_data_dir("narrator")) / "voicepacks"

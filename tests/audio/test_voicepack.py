@@ -40,6 +40,7 @@ from narrator.audio.voicepack import (
 )
 from narrator.script.model import Say, Script
 from tests.audio.conftest import FakeSynth
+from tests.audio.soundserver import SoundServer
 
 RATE = 16000
 
@@ -294,3 +295,23 @@ def test_a_pack_whose_take_changed_is_not_exported(tmp_path: Path) -> None:
     with pytest.raises(PackError, match="does not match its hash"):
         export_pack("test", tmp_path / "out.zip", root=tmp_path)
     assert not (tmp_path / "out.zip").exists()
+
+
+def test_the_phones_table_speaks_with_the_pack_through_its_settings(
+    sound_server: SoundServer,
+) -> None:
+    """The table's voice is the session's engine on the user's settings: a pack chosen
+    there says the table's whole lines it recorded (`compose.table_lines`)."""
+    from narrator import compose
+    from narrator.session.config import Settings
+
+    dealt, *_ = compose.table_lines("en")
+    recorded_pack(packs_dir(), {dealt: 2.0})
+    voice = compose.table_voice(Settings(voice="pack:test"), silent=False)
+    try:
+        engine = voice.session.engine  # type: ignore[attr-defined]
+        assert isinstance(engine, AudioEngine) and engine.settings.voice == "pack:test"
+        said = engine.line_voices(Script("table", "day", 1, "en", 5, (), (Say(dealt),)))
+        assert said == {dealt: {"engine": "voicepack", "id": "test"}}
+    finally:
+        voice.close()

@@ -17,6 +17,7 @@ from narrator.audio.voicepack import find_pack, installed_packs, packs_dir
 from narrator.i18n.bidi import visual
 from narrator.session.config import Settings
 from narrator.tui.app import NarratorApp
+from narrator.tui.screens.confirm import ConfirmDialog
 from narrator.tui.screens.new_pack import NewPackDialog
 from narrator.tui.screens.pack_file import PackFileDialog
 from narrator.tui.screens.packs import VoicePacksScreen
@@ -161,6 +162,16 @@ async def test_voice_packs_use_export_import_and_the_night_says_what_it_lacks(
         with zipfile.ZipFile(out) as archive:
             assert "pack.json" in archive.namelist()
 
+        await pilot.press("i")  # the same pack again: the app asks before replacing it
+        dialog = app.screen
+        assert isinstance(dialog, PackFileDialog)
+        dialog.query_one(Input).value = str(out)
+        await pilot.press("enter")
+        await settle(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        await pilot.press("y")
+        told = lambda: [n.message for n in app._notifications]  # noqa: E731
+        await settle(pilot, lambda: any("installed" in m for m in told()))
+
         hostile = tmp_path / "hostile.zip"
         with zipfile.ZipFile(hostile, "w") as archive:
             archive.writestr("../../escape.flac", b"x")
@@ -170,7 +181,6 @@ async def test_voice_packs_use_export_import_and_the_night_says_what_it_lacks(
         assert isinstance(dialog, PackFileDialog)
         dialog.query_one(Input).value = str(hostile)
         await pilot.press("enter")
-        told = lambda: [n.message for n in app._notifications]  # noqa: E731
         await settle(pilot, lambda: any("points outside the pack" in m for m in told()))
         assert sorted(p for p in packs_dir().rglob("*")) == before
 

@@ -158,18 +158,31 @@ class VoicePacksScreen(Screen[None]):
         self.app.call_from_thread(self.app.notify, shape(done))
 
     @work(thread=True, exclusive=True, group="pack-file")
-    def import_zip(self, path: Path) -> None:
+    def import_zip(self, path: Path, replace: bool = False) -> None:
         from narrator.audio.packzip import import_pack
-        from narrator.audio.voicepack import PackError
+        from narrator.audio.voicepack import PackError, PackInstalled
 
         try:
-            manifest = import_pack(path)
+            manifest = import_pack(path, replace=replace)
+        except PackInstalled as exc:
+            self.app.call_from_thread(self.ask_to_replace, path, exc.pack_id)
+            return
         except PackError as exc:
             self.app.call_from_thread(self.app.notify, str(exc), severity="error", timeout=15)
             return
         done = t("Voice pack {name} installed: u makes it the voice").format(name=manifest.name)
         self.app.call_from_thread(self.app.notify, shape(done))
         self.load()
+
+    def ask_to_replace(self, path: Path, pack_id: str) -> None:
+        from narrator.tui.screens.confirm import ConfirmDialog
+
+        def answered(replace: bool | None) -> None:
+            if replace:
+                self.import_zip(path, replace=True)
+
+        question = t("The voice pack {id} is installed already: replace it with this one?")
+        self.app.push_screen(ConfirmDialog(question.format(id=pack_id)), answered)
 
     def action_back(self) -> None:
         self.dismiss()
