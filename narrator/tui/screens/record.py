@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -92,7 +93,8 @@ class RecordScreen(Screen[None]):
         self.title_text = title
         self.state = "idle"  # idle, recording, checking, review, keeping
         self.take: Clip | None = None
-        self.note = ""  # the last thing that happened: refused, kept, failed
+        # the last thing that happened (refused, kept, failed): its colour and words
+        self.note: tuple[str, str] | None = None
         self._stop_recording = threading.Event()
         self._stop_playing = threading.Event()
         # One of record or play at a time: a take never starts while the last one
@@ -138,10 +140,12 @@ class RecordScreen(Screen[None]):
         call.border_title = shape(f"{where} · {mark}")
         status = self.query_one("#take-status", Static)
         align(status)
-        status.update(self._status())
+        status.update(self._status(status.content_region.width or self.app.size.width - 2))
         self.refresh_bindings()
 
-    def _status(self) -> str:
+    def _status(self, width: int) -> Text:
+        """The note, then what to do now; wrapped in reading order, then drawn (a
+        Persian line wrapped after it was put in visual order would read backwards)."""
         lines = {
             "recording": t("● Recording… read the line, then press space."),
             "checking": t("Checking the take…"),
@@ -157,9 +161,11 @@ class RecordScreen(Screen[None]):
                 text = t("Recorded: p plays it, space records it again, s goes on")
             else:
                 text = t("Press space and read the line aloud; space again when you are done.")
-        shown = shape(text)
-        if self.note:
-            shown = f"{self.note}\n{shown}"
+        shown = Text()
+        if self.note is not None:
+            colour, note = self.note
+            shown.append(block(note, width) + "\n", style=colour)
+        shown.append(block(text, width))
         return shown
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -179,7 +185,7 @@ class RecordScreen(Screen[None]):
             self.state = "checking"
         elif self.state in ("idle", "review", "playing"):
             self._stop_playing.set()
-            self.take, self.note = None, ""
+            self.take, self.note = None, None
             self.state = "recording"
             self._stop_recording = threading.Event()
             self.blocks_heard = 0
@@ -224,7 +230,7 @@ class RecordScreen(Screen[None]):
         self._stop_playing.set()
         if self.state == "recording":
             self._stop_recording = threading.Event()
-        self.take, self.note, self.state = None, "", "idle"
+        self.take, self.note, self.state = None, None, "idle"
 
     def action_done(self) -> None:
         self._stop_recording.set()
@@ -301,7 +307,7 @@ class RecordScreen(Screen[None]):
     def on_record_screen_take_made(self, message: TakeMade) -> None:
         self.query_one(LevelMeter).show(-math.inf)
         if message.clip is None:
-            self.state, self.note = "idle", f"[red]✗ {shape(message.refused or '')}[/]"
+            self.state, self.note = "idle", ("red", f"✗ {message.refused or ''}")
             self.show()
             return
         self.take, self.state = message.clip, "playing"
@@ -318,17 +324,17 @@ class RecordScreen(Screen[None]):
         if message.problem is not None:
             failed = t("The take could not be kept ({problem}); try again.")
             failed = failed.format(problem=message.problem)
-            self.state, self.note = "review", f"[red]✗ {shape(failed)}[/]"
+            self.state, self.note = "review", ("red", f"✗ {failed}")
             self.show()
             return
         rec = self.recording
         kept = t("✓ Kept: line {n}.").format(n=rec.index + 1)
-        self.take, self.state, self.note = None, "idle", f"[green]{shape(kept)}[/]"
+        self.take, self.state, self.note = None, "idle", ("green", kept)
         rec.index = rec.next_missing()
         self.show()
 
     def on_record_screen_booth_failed(self, message: BoothFailed) -> None:
         self.query_one(LevelMeter).show(-math.inf)
         self.state = "review" if self.take is not None else "idle"
-        self.note = f"[red]✗ {shape(message.problem)}[/]"
+        self.note = ("red", f"✗ {message.problem}")
         self.show()
