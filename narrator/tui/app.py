@@ -28,6 +28,7 @@ from narrator.rules.index import GamesIndex
 from narrator.session.config import Settings, SettingsStore, audio_settings
 from narrator.tui import text
 from narrator.tui.commands import NarratorCommands
+from narrator.tui.pack_flow import VoicePackFlow
 from narrator.tui.screens.games import GamesScreen
 
 if TYPE_CHECKING:
@@ -37,8 +38,6 @@ if TYPE_CHECKING:
     from narrator.session.game import Game
     from narrator.session.session import Session
     from narrator.tui.screens.game_options import GameChoices
-    from narrator.tui.screens.new_pack import PackChoice
-    from narrator.tui.screens.packs import VoicePacksScreen
     from narrator.tui.screens.preview import PreviewScreen
     from narrator.tui.screens.record import Studio
     from narrator.tui.screens.settings import SettingsScreen
@@ -55,7 +54,7 @@ KEY_WORDS = (N_("space"), N_("tab"))
 log = logging.getLogger(__name__)
 
 
-class NarratorApp(App[int]):
+class NarratorApp(VoicePackFlow):
     CSS_PATH = "app.tcss"
     TITLE = "narrator"
     SUB_TITLE = "calls the night"
@@ -358,61 +357,6 @@ class NarratorApp(App[int]):
             self.call_from_thread(self.notify, failed, severity="error")
         finally:
             self.engine.settings = audio_settings(self.settings)
-
-    # -- voice packs -----------------------------------------------------------------
-    @work(thread=True, exclusive=True, group="pack-notice")
-    def tell_pack(self, game: Game) -> None:
-        """With a voice pack as the voice: how many lines it lacks, as the night starts."""
-        from narrator.tui.packs import pack_notice
-
-        voice = self.settings.voice
-        notice = pack_notice(voice, (game.script("night"), game.script("day")), game.lang)
-        if notice:
-            self.call_from_thread(self.notify, text.shape(notice), title=voice, timeout=10)
-
-    def on_setup_screen_record_requested(self) -> None:
-        from narrator.tui.screens.new_pack import NewPackDialog
-
-        game = self.game
-        assert game is not None
-        if self.studio is None:
-            self.notify(text.t("Recording is not available here."), severity="error")
-            return
-
-        def chosen(choice: PackChoice | None) -> None:
-            if choice is not None:
-                self.open_recording(game, choice)
-
-        languages = game.ruleset.languages
-        self.push_screen(NewPackDialog(game.title, languages, game.lang), chosen)
-
-    @work(thread=True, exclusive=True, group="pack")
-    def open_recording(self, game: Game, choice: PackChoice) -> None:
-        from narrator.tui.packs import open_recording
-        from narrator.tui.screens.record import RecordScreen
-
-        assert self.studio is not None
-        try:
-            recording = open_recording(game, choice, self.studio.table_lines)
-        except (NarratorError, OSError) as exc:
-            self.call_from_thread(self.notify, str(exc), severity="error", timeout=15)
-            return
-        booth = self.studio.booth(self.settings.device)
-        title = text.t("Record a voice · {name} · {game}").format(
-            name=recording.manifest.name, game=game.ruleset.name.get(choice.language)
-        )
-        screen = RecordScreen(recording, booth, choice.language, title)
-        self.call_from_thread(self.push_screen, screen)
-
-    def action_voice_packs(self) -> None:
-        from narrator.tui.screens.packs import VoicePacksScreen
-
-        if not isinstance(self.screen, VoicePacksScreen):
-            self.push_screen(VoicePacksScreen(self.settings.voice))
-
-    def on_voice_packs_screen_use_requested(self, message: VoicePacksScreen.UseRequested) -> None:
-        self._save(replace(self.settings, voice=message.voice))
-        self.notify(text.t("Settings saved."))
 
     # -- actions everywhere ----------------------------------------------------------
     def action_help(self) -> None:
