@@ -27,6 +27,7 @@ import shutil
 import stat
 import tempfile
 import zipfile
+import zlib
 from pathlib import Path
 
 from narrator.audio.voicepack import (
@@ -117,8 +118,16 @@ def import_pack(path: Path, root: Path | None = None, *, replace: bool = False) 
         with zipfile.ZipFile(path) as archive:
             manifest, raw = _checked(path, archive)
             return _install(path, archive, manifest, raw, root or packs_dir(), replace)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError) as exc:
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        EOFError,
+        NotImplementedError,
+        zlib.error,
+    ) as exc:
         raise PackError(f"{path}: not a readable zip file ({one_line(str(exc))[:80]})") from None
+    except OSError as exc:  # the disk, not the zip: reading it failed halfway
+        raise PackError(f"{path}: cannot read the file ({exc.strerror or exc})") from None
 
 
 def _checked(path: Path, archive: zipfile.ZipFile) -> tuple[Manifest, bytes]:

@@ -123,6 +123,12 @@ class VoiceRouter:
         """Start the worker of `line`'s voice now, without waiting (a voice that
         cannot say the line is told when it is asked to)."""
         with contextlib.suppress(Exception):
+            pack = pack_of(line.voice)
+            if pack is not None:  # a line the pack lacks: its default voice starts
+                packed = self._pack_engine(pack)
+                if packed.takes(line) is None:
+                    self.start_for(packed.fallback_line(line))
+                return
             engine = self.engine_for(line)
             if isinstance(engine, EspeakSynthesizer | HibariSynthesizer):
                 engine.start()

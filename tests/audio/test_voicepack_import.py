@@ -178,6 +178,21 @@ def folder_entry(files: dict[str, bytes], manifest: dict[str, object]) -> Entrie
     return [(_info("lines/", mode=stat.S_IFDIR | 0o755), b""), *entries_of(files)]
 
 
+def corrupt(path: Path) -> None:
+    """Flip bytes inside the manifest's deflated data (after the zip is written)."""
+    with zipfile.ZipFile(path) as archive:
+        info = archive.getinfo("pack.json")
+    data = bytearray(path.read_bytes())
+    start = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
+    for at in range(start + 2, start + min(12, info.compress_size)):
+        data[at] ^= 0x5A
+    path.write_bytes(bytes(data))
+
+
+def damaged(files: dict[str, bytes], manifest: dict[str, object]) -> Entries:
+    return entries_of(files)  # `corrupt` damages it once written
+
+
 CASES: dict[str, Case] = {
     "path-traversal": traversal,
     "traversal-inside-lines": traversal_inside,
@@ -197,6 +212,7 @@ CASES: dict[str, Case] = {
     "no-manifest": no_manifest,
     "an-entry-twice": twice,
     "a-folder-entry": folder_entry,
+    "damaged-deflate-data": damaged,
 }
 
 
@@ -226,6 +242,8 @@ def test_a_hostile_zip_is_one_line_exit_2_and_writes_nothing(
     before = snapshot(data)
     assert str(mine.relative_to(data)) in before
     path = write_zip(tmp_path / f"{case}.zip", CASES[case](files, manifest))
+    if case == "damaged-deflate-data":
+        corrupt(path)
     code = main(["voicepack", "import", str(path)])
     out, err = capsys.readouterr()
     assert code == 2
