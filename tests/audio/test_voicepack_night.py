@@ -94,6 +94,7 @@ async def record_the_night(pilot, server: SoundServer, speech: dict[str, Path]) 
     return rec.manifest.id
 
 
+@pytest.mark.timeout(600)  # two nights in real time, and a cold Persian voice
 @sync
 async def test_a_persian_night_recorded_through_a_microphone_plays_from_the_pack(
     sound_server: SoundServer, tmp_path: Path
