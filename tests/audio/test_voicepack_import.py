@@ -9,6 +9,7 @@ import json
 import stat
 import subprocess
 import sys
+import warnings
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -48,7 +49,8 @@ def good(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, bytes], di
 
 
 def write_zip(path: Path, entries: Entries) -> Path:
-    with zipfile.ZipFile(path, "w") as archive:
+    with warnings.catch_warnings(), zipfile.ZipFile(path, "w") as archive:
+        warnings.simplefilter("ignore", UserWarning)  # an entry twice: on purpose
         for info, data in entries:
             archive.writestr(info, data)
     return path
