@@ -177,10 +177,42 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("beds", help="list the ambiences the bed can play")
     _fmt(p)
     _table_options(sub.add_parser("table", help="deal and vote on the players' phones"))
+    _voicepack_options(sub.add_parser("voicepack", help="share voice packs: export, import"))
     p = sub.add_parser("replay", help="resolve a written or saved game again: story and winners")
     p.add_argument("file", type=Path, metavar="FILE", help="a scenario (.yaml; see docs/ENGINE.md)")
     _fmt(p)
     return parser
+
+
+def _voicepack_options(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(
+        dest="action", metavar="ACTION", parser_class=_Parser, required=True
+    )
+    p = actions.add_parser("export", help="write an installed voice pack to a zip file")
+    p.add_argument("name", help="the pack's id, as `narrator voices` lists it (pack:ID or ID)")
+    p.add_argument("file", type=Path, metavar="FILE.zip")
+    p = actions.add_parser("import", help="install a voice pack from a zip file")
+    p.add_argument("file", type=Path, metavar="FILE.zip")
+    p.add_argument("--replace", action="store_true", help="replace a pack of the same id")
+
+
+def cmd_voicepack(args: argparse.Namespace) -> int:
+    """`narrator voicepack export NAME FILE.zip` / `import FILE.zip`: a bad pack is
+    one line and exit 2 (a PackError), and nothing is written."""
+    from narrator.audio.packzip import export_pack, import_pack
+    from narrator.audio.voicepack import pack_of
+
+    if args.action == "export":
+        manifest = export_pack(pack_of(args.name) or args.name, args.file)
+        print(f"exported {manifest.voice} ({len(manifest.lines)} lines) to {args.file}")
+        return EXIT_OK
+    manifest = import_pack(args.file, replace=args.replace)
+    print(
+        f"installed '{manifest.name}' as {manifest.voice}: {len(manifest.lines)} lines of "
+        f"{manifest.game} in {manifest.language}; choose it with --voice {manifest.voice} "
+        "or in the app's settings"
+    )
+    return EXIT_OK
 
 
 def _table_options(parser: argparse.ArgumentParser) -> None:
@@ -477,6 +509,8 @@ def run_command(args: argparse.Namespace) -> int:
         return commands.devices_command(args.format)
     if args.command == "replay":
         return cmd_replay(args)
+    if args.command == "voicepack":
+        return cmd_voicepack(args)
     from narrator.rules.catalog import load_catalog
 
     # A command about one game parses only that game's ruleset (and the user's copy).

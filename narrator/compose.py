@@ -25,6 +25,7 @@ from narrator.base.errors import MissingPart
 from narrator.session.config import Settings, SettingsStore
 
 if TYPE_CHECKING:
+    from narrator.audio.booth import Booth
     from narrator.audio.settings import AudioSettings
     from narrator.rules import Ruleset
     from narrator.rules.catalog import Catalog
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from narrator.table.service import TableVoice
     from narrator.table.state import Table
     from narrator.tui.app import NarratorApp
+    from narrator.tui.screens.record import Studio
     from narrator.tui.screens.table import TableFactory
 
 
@@ -177,8 +179,44 @@ def make_app(environ: Mapping[str, str] | None = None) -> NarratorApp:
         engine = LateEngine(audio) if late else audio.join()
         choices = RealChoices()
     return NarratorApp(
-        engine, store, settings, catalog, clock, choices, notice, tables=tables(), games=games
+        engine,
+        store,
+        settings,
+        catalog,
+        clock,
+        choices,
+        notice,
+        tables=tables(),
+        games=games,
+        studio=studio(fake=audio is None),
     )
+
+
+# The lines the phones' table says whole, with no player's name in them
+# (`narrator/table/announce.py`): a voice pack records them with the game's.
+TABLE_SPOKEN = ("dealt", "no_victims", "vote_open", "accuse", "nobody_dies", "spared", "no_winners")
+
+
+def table_lines(lang: str) -> tuple[str, ...]:
+    """The table's whole lines in `lang` (none without the table installed)."""
+    try:
+        from narrator.table.lines import line
+    except ImportError:
+        return ()
+    return tuple(line(key, lang) for key in TABLE_SPOKEN)
+
+
+def studio(*, fake: bool) -> Studio:
+    """The app's recording booth: the default microphone and the settings' output
+    device; with `NARRATOR_AUDIO=fake`, a simulated one that touches no device."""
+    from narrator.tui.screens.record import Studio
+
+    def booth(device: str | None) -> Booth:
+        from narrator.audio.booth import DeviceBooth, SimulatedBooth
+
+        return SimulatedBooth() if fake else DeviceBooth(device=device)
+
+    return Studio(booth=booth, table_lines=table_lines)
 
 
 def _catalog() -> tuple[Catalog | Callable[[], Catalog], GamesIndex]:

@@ -85,6 +85,9 @@ def render_command(
         engine.close()
     says = sum(1 for e in rendered.events if e.kind == "say")
     print(f"wrote {out} ({clock(rendered.duration, tenths=True)}, {says} calls)")
+    note = pack_note(rendered.line_voices, settings.voice_for(script.lang))
+    if note:
+        print(note)
     if timeline is not None:
         print(f"wrote {timeline}")
     return EXIT_OK
@@ -101,6 +104,9 @@ def play_command(script: Script, *, settings: AudioSettings, log: PlayLog | None
     playback = None
     try:
         try:
+            note = pack_note(engine.line_voices(script), settings.voice_for(script.lang))
+            if note:
+                print(note, flush=True)
             playback = engine.play(script)
         except ValueError as exc:
             print(f"narrator: {exc}", file=sys.stderr)
@@ -137,6 +143,23 @@ def play_command(script: Script, *, settings: AudioSettings, log: PlayLog | None
         if playback is not None and log is not None:
             log.record(playback)
         engine.close()
+
+
+def pack_note(voices: dict[str, dict[str, str]] | None, voice: str | None) -> str | None:
+    """With a voice pack (`voice`): how many of the lines it says itself and how many
+    the language's default voice says for it, told before the night is heard."""
+    from narrator.audio.voicepack import pack_of
+
+    pack = pack_of(voice)
+    if pack is None or voices is None:
+        return None
+    ours = sum(1 for v in voices.values() if v.get("engine") == "voicepack")
+    if ours == len(voices):
+        return f"voice pack {pack}: all {ours} lines recorded"
+    return (
+        f"voice pack {pack}: {ours} of {len(voices)} lines recorded; the default voice "
+        f"says the other {len(voices) - ours}"
+    )
 
 
 def underrun_note(count: int) -> str:

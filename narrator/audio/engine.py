@@ -195,7 +195,23 @@ class AudioEngine:
         mix.finish()
         timeline = mix.timeline()
         timeline.voice = self.voice_of(script.lang, settings)
+        timeline.line_voices = self.line_voices(script, settings)
         return timeline
+
+    def line_voices(
+        self, script: Script, settings: AudioSettings | None = None
+    ) -> dict[str, dict[str, str]] | None:
+        """Which engine and voice say each line of `script` (a voice pack says some
+        lines, the default voice the rest); None for a synthesizer that does not say."""
+        describe = getattr(self.synth.inner, "describe", None)
+        if describe is None:
+            return None
+        chosen = settings or self._settings
+        return {
+            text: describe(_line(text, script.lang, chosen))
+            for step in script.steps
+            for text in lines_of(step)
+        }
 
     def voice_of(self, lang: str, settings: AudioSettings | None = None) -> dict[str, str] | None:
         """Which engine and voice speak `lang` with these settings (None for a

@@ -66,6 +66,9 @@ class Timeline:
     events: list[Event]
     # Which voice spoke the calls: {"engine": ..., "id": ...} (None when unknown).
     voice: dict[str, str] | None = None
+    # Which voice said each line, by its text (None when unknown): with a voice pack,
+    # {"engine": "voicepack", ...} for its takes, the default voice for the rest.
+    line_voices: dict[str, dict[str, str]] | None = None
 
     @property
     def duration(self) -> float:
@@ -86,10 +89,16 @@ class Timeline:
                     "text": e.text,
                     "start": e.start / rate,
                     "end": e.end / rate,
+                    **self._said_by(e),
                 }
                 for e in self.events
             ],
         }
+
+    def _said_by(self, event: Event) -> dict[str, Any]:
+        if self.line_voices is None or event.kind != "say":
+            return {}
+        return {"voice": self.line_voices.get(event.text or "")}
 
 
 def to_rate(clip: Clip, sample_rate: int) -> Samples:

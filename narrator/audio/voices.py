@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from narrator.audio.hibari_voice import HibariSynthesizer, as_voice
 from narrator.audio.packaged import EXTRA_HINT, PackagedVoice, installed_voices, packaged_voice
@@ -20,6 +21,10 @@ from narrator.audio.piper_voice import PiperSynthesizer, find_model, list_piper_
 from narrator.audio.rate import RateBook
 from narrator.audio.settings import AudioUnavailable
 from narrator.audio.synth import Clip, EspeakSynthesizer, Line, Synthesizer, Voice, speaks
+from narrator.audio.voicepack import pack_of
+
+if TYPE_CHECKING:
+    from narrator.audio.pack_voice import PackSynthesizer
 
 
 def joe_model() -> Path:
@@ -49,6 +54,7 @@ class VoiceRouter:
         self._espeak: EspeakSynthesizer | None = None
         self._piper: dict[Path, PiperSynthesizer] = {}
         self._packaged: dict[str, HibariSynthesizer] = {}
+        self._packs: dict[str, PackSynthesizer] = {}  # voice packs ("pack:ID"), by id
         self.rates = RateBook(cache_dir / "voice-rates.json") if cache_dir else None
 
     @property
@@ -62,6 +68,9 @@ class VoiceRouter:
         """The engine of `line.voice`. ValueError for a voice that cannot say the line
         (a voice hibari would download, an English voice for Italian), AudioUnavailable
         for a packaged voice that is not installed."""
+        pack = pack_of(line.voice)
+        if pack is not None:
+            return self._pack_engine(pack)
         packaged = packaged_voice(line.voice)
         if packaged is not None:
             check_language(packaged, line)
@@ -85,8 +94,19 @@ class VoiceRouter:
                 self._packaged[voice.id] = HibariSynthesizer(voice, self.rates)
             return self._packaged[voice.id]
 
+    def _pack_engine(self, pack_id: str) -> PackSynthesizer:
+        """A voice pack (`voicepack.py`): its takes, else this router's default voice."""
+        from narrator.audio.pack_voice import PackSynthesizer
+
+        with self._lock:
+            if pack_id not in self._packs:
+                self._packs[pack_id] = PackSynthesizer(pack_id, self)
+            return self._packs[pack_id]
+
     def describe(self, line: Line) -> dict[str, str]:
         """Which engine and voice say `line`: the timeline's `"voice"`."""
+        if pack_of(line.voice) is not None:
+            return self._pack_engine(str(pack_of(line.voice))).describe(line)
         packaged = packaged_voice(line.voice)
         if packaged is not None:
             return {"engine": packaged.engine, "id": packaged.id}
@@ -103,6 +123,12 @@ class VoiceRouter:
         """Start the worker of `line`'s voice now, without waiting (a voice that
         cannot say the line is told when it is asked to)."""
         with contextlib.suppress(Exception):
+            pack = pack_of(line.voice)
+            if pack is not None:  # a line the pack lacks: its default voice starts
+                packed = self._pack_engine(pack)
+                if packed.takes(line) is None:
+                    self.start_for(packed.fallback_line(line))
+                return
             engine = self.engine_for(line)
             if isinstance(engine, EspeakSynthesizer | HibariSynthesizer):
                 engine.start()
@@ -114,9 +140,12 @@ class VoiceRouter:
         return self.engine_for(line).synthesize(line)
 
     def voices(self) -> list[Voice]:
-        """The packaged voices installed, espeak-ng's, then the user's Piper voices."""
+        """The packaged voices installed, espeak-ng's, the user's Piper voices, then
+        the voice packs installed."""
+        from narrator.audio.pack_voice import installed_pack_voices
+
         packaged = [as_voice(v) for v in installed_voices()]
-        return packaged + self.espeak.voices() + list_piper_voices()
+        return packaged + self.espeak.voices() + list_piper_voices() + installed_pack_voices()
 
     def end_workers(self) -> None:
         """End at once the voices that speak in a process of their own (espeak-ng's,

@@ -149,8 +149,11 @@ class _Context:
 
     def spoken(self, call: Call) -> str:
         """The lines of a call whose condition holds, as one utterance."""
-        parts = [self.words(line.text) for line in call if self.holds(line.when)]
-        return " ".join(parts)
+        return " ".join(self.spoken_parts(call))
+
+    def spoken_parts(self, call: Call) -> list[str]:
+        """Each line of a call whose condition holds (`spoken` joins them)."""
+        return [self.words(line.text) for line in call if self.holds(line.when)]
 
     def say(self, call: Call, role: str | None) -> list[Step]:
         text = self.spoken(call)
@@ -213,9 +216,13 @@ class _Context:
 
     def recap(self, turn: Turn) -> str:
         """The recap lines of the chosen roles, in the ruleset's order of roles."""
+        return " ".join(self.recap_parts(turn))
+
+    def recap_parts(self, turn: Turn) -> list[str]:
+        """Each chosen role's recap line (`recap` joins them)."""
         recap = turn.recap
         if recap is None or not self.holds(recap.when):
-            return ""
+            return []
         parts = []
         for role_id in recap.roles:
             if role_id not in self.chosen:
@@ -229,7 +236,7 @@ class _Context:
             )
             line = self.words(recap.line)
             parts.append(line.replace("{name}", role.name.get(self.lang)).replace("{act}", act))
-        return " ".join(parts)
+        return parts
 
     def seconds(self, role_id: str | None, turn: Turn) -> float:
         seconds = turn.action_time

@@ -28,6 +28,7 @@ from narrator.rules.index import GamesIndex
 from narrator.session.config import Settings, SettingsStore, audio_settings
 from narrator.tui import text
 from narrator.tui.commands import NarratorCommands
+from narrator.tui.pack_flow import VoicePackFlow
 from narrator.tui.screens.games import GamesScreen
 
 if TYPE_CHECKING:
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from narrator.session.session import Session
     from narrator.tui.screens.game_options import GameChoices
     from narrator.tui.screens.preview import PreviewScreen
+    from narrator.tui.screens.record import Studio
     from narrator.tui.screens.settings import SettingsScreen
     from narrator.tui.screens.table import TableFactory
 
@@ -52,7 +54,7 @@ KEY_WORDS = (N_("space"), N_("tab"))
 log = logging.getLogger(__name__)
 
 
-class NarratorApp(App[int]):
+class NarratorApp(VoicePackFlow):
     CSS_PATH = "app.tcss"
     TITLE = "narrator"
     SUB_TITLE = "calls the night"
@@ -76,9 +78,11 @@ class NarratorApp(App[int]):
         rng: random.Random | None = None,
         tables: TableFactory | None = None,
         games: GamesIndex | None = None,
+        studio: Studio | None = None,
     ) -> None:
         """`catalog`, or what reads it when first needed; `games`: the games list kept
-        from the last run (`narrator.rules.index`), drawn before the catalogue is read."""
+        from the last run (`narrator.rules.index`), drawn before the catalogue is read;
+        `studio`: the microphone for recording voice packs (None: no recording)."""
         super().__init__()
         self._session: Session | None = None  # built at its first need
         self._settings = settings  # until then
@@ -92,6 +96,7 @@ class NarratorApp(App[int]):
         self.rng = rng or random.Random()
         # Table mode: built by the composition root's factory (None: not installed)
         self.tables = tables
+        self.studio = studio
         self.audio_problem: str | None = None
         # Table mode: the interface to serve the phones on (None: the local network's).
         self.table_address: str | None = None
@@ -273,6 +278,7 @@ class NarratorApp(App[int]):
             return
         from narrator.tui.screens.night import NightScreen
 
+        self.tell_pack(self.game)
         runner = self.session.open_phase("night", start=False)
         self.push_screen(NightScreen(self.game, runner, autostart=True), self._night_over)
 

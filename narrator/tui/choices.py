@@ -15,10 +15,23 @@ class RealChoices:
             try:
                 from narrator.audio import list_voices
 
-                self._voices[lang] = [(v.id, v.name) for v in list_voices(lang)]
+                self._voices[lang] = [
+                    (v.id, v.name) for v in list_voices(lang) if v.engine != "voicepack"
+                ]
             except Exception:
                 return []
-        return self._voices[lang]
+        return self._voices[lang] + self._packs(lang)
+
+    @staticmethod
+    def _packs(lang: str) -> list[tuple[str, str]]:
+        """The voice packs of `lang`, read afresh (one recorded a minute ago is there)."""
+        try:
+            from narrator.audio.pack_voice import installed_pack_voices
+            from narrator.audio.synth import speaks
+
+            return [(v.id, v.name) for v in installed_pack_voices() if speaks(v, lang)]
+        except Exception:
+            return []
 
     def beds(self) -> list[tuple[str, str]]:
         try:

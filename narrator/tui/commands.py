@@ -56,6 +56,18 @@ COMMANDS: tuple[tuple[str, str, str, str | None], ...] = (
         "screen.table",
         "action_table",
     ),
+    (
+        N_("Voice packs"),
+        N_("Your recorded voices: use, export, import"),
+        "app.voice_packs",
+        None,
+    ),
+    (
+        N_("Record a voice"),
+        N_("Read this game's lines into a voice pack"),
+        "screen.record_voice",
+        "action_record_voice",
+    ),
     (N_("Quit"), N_("Stop the sound and leave"), "app.quit", None),
 )
 

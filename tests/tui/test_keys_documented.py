@@ -31,11 +31,13 @@ WHERE = {
     "ScriptScreen": "night, day",
     "DayScreen": "day",
     "TableScreen": "table",
+    "RecordScreen": "recording",
+    "VoicePacksScreen": "voice packs",
 }
 SHOWN = {
     "f1": "F1", "f2": "F2", "question_mark": "?", "ctrl+t": "Ctrl+T", "space": "space",
     "escape": "Esc", "enter": "Enter", "plus": "+", "minus": "−", "right_square_bracket": "]",
-    "left_square_bracket": "[",
+    "left_square_bracket": "[", "left": "←", "right": "→",
 }  # fmt: skip
 
 

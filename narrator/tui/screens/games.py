@@ -25,6 +25,7 @@ class GamesScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "choose", N_("Choose"), show=True),
         Binding("t", "table", N_("Table (phones)"), show=True),
+        Binding("v", "app.voice_packs", N_("Voice packs"), show=True),
     ]
 
     class GameChosen(Message):

@@ -36,11 +36,13 @@ next night when you press **n**.
 | everywhere | q | quit (stops the sound) |
 | games | ↑ ↓ Enter | choose a game |
 | games | t | the table: the players' phones deal and vote |
+| games | v | voice packs: use, export, import a recorded voice |
 | players & roles | [ ] | fewer / more players |
 | players & roles | ↑ ↓, + − (→ ←) | choose a role, change its count |
 | players & roles | r / x | recommended deck / random roles |
 | players & roles | o / Esc | the game's options / back to the games |
 | players & roles | p / space | preview / play |
+| players & roles | v | record a voice: read the game's lines into a voice pack |
 | preview | + − | action time of the role under the cursor |
 | preview | l / t / e | language / turn time / export to a sound file |
 | preview | space / Esc | play / back |
@@ -53,6 +55,10 @@ next night when you press **n**.
 | day | b | take the shortcut, when there is one (every vote on one player) |
 | day | n / g | next night / new game |
 | table | d / n / e / Esc | deal / go on / end the game / leave |
+| recording | space | record, stop |
+| recording | Enter / p / s | keep the take / play it / skip the line |
+| recording | ← → / Esc | previous, next line / done (every take kept stays) |
+| voice packs | u / e / i / Esc | use as the voice / export / import / back |
 
 Every possible role is called every night, whether its card is in play or not:
 calling only the roles in play would tell everyone which they are.

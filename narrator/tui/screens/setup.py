@@ -31,6 +31,7 @@ class SetupScreen(Screen[None]):
         Binding("r", "recommend", N_("Deck")),
         Binding("x", "random", N_("Random")),
         Binding("o", "options", N_("Options")),
+        Binding("v", "record_voice", N_("Record a voice"), show=False),
         Binding("p", "preview", N_("Preview")),
         Binding("space", "play", N_("Play")),
         Binding("escape", "back", N_("Back")),
@@ -44,6 +45,9 @@ class SetupScreen(Screen[None]):
 
     class OptionsRequested(Message):
         """Choose the boxes owned and the ruleset's options."""
+
+    class RecordRequested(Message):
+        """Record this game's lines in a friend's voice (a voice pack)."""
 
     def __init__(self, game: Game, rng: random.Random | None = None) -> None:
         super().__init__()
@@ -150,6 +154,9 @@ class SetupScreen(Screen[None]):
 
     def action_options(self) -> None:
         self.post_message(self.OptionsRequested())
+
+    def action_record_voice(self) -> None:
+        self.post_message(self.RecordRequested())
 
     def action_preview(self) -> None:
         self.post_message(self.PreviewRequested())
