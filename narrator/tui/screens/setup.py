@@ -45,6 +45,9 @@ class SetupScreen(Screen[None]):
     class OptionsRequested(Message):
         """Choose the boxes owned and the ruleset's options."""
 
+    class SelectionChanged(Message):
+        """The night chosen changed (players, roles): the app prepares its calls."""
+
     def __init__(self, game: Game, rng: random.Random | None = None) -> None:
         super().__init__()
         self.game = game
@@ -63,6 +66,7 @@ class SetupScreen(Screen[None]):
             with Vertical(id="right"):
                 yield Static("", id="cards")
                 yield Static("", id="checks")
+                yield Static("", id="voice-ready")
                 if game.many_nights:
                     yield Static(
                         shape(
@@ -114,6 +118,14 @@ class SetupScreen(Screen[None]):
             lines.insert(0, f"[green]✓ {ready}[/]")
         self.query_one("#checks", Static).update("\n".join(lines))
         self.refresh_bindings()
+        if game.valid:
+            self.post_message(self.SelectionChanged())
+
+    def set_voice_ready(self, line: str) -> None:
+        """How far the night's calls are prepared (empty: nothing to say)."""
+        ready = self.query_one("#voice-ready", Static)
+        ready.update(line)
+        ready.display = bool(line)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("play", "preview"):
