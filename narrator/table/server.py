@@ -42,7 +42,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from narrator.i18n import LANGUAGES
-from narrator.table.announce import announce
+from narrator.table.announce import announce, foreseen
 from narrator.table.errors import TableError
 from narrator.table.guard import TIMEOUT, request_arrived
 from narrator.table.lines import host_words, page_words
@@ -306,6 +306,7 @@ class TableServer:
             self._night_for = table.night
             self._play_night(table.night)
         del self.announced[:-20]
+        self._prepare_ahead()
         if self.save_path is not None:  # before the answer: an acknowledged vote is saved
             save(table, self.save_path)
         # Thirty votes in a burst make a few pushes, not thirty: at most one push every
@@ -314,6 +315,15 @@ class TableServer:
             self._push_pending = True
             loop = asyncio.get_running_loop()
             loop.call_later(max(0.0, self._pushed + PUSH_GAP - loop.time()), self._push)
+
+    def _prepare_ahead(self) -> None:
+        """The voice makes ahead what it will say (audio/prepare.py): this night's and
+        day's calls, the next night's, and the announcements one can foresee."""
+        table = self.table
+        games, night = [table.game()], max(table.night, 1)  # night 0: before the first
+        if table.ruleset.nights is None or night < table.ruleset.nights:
+            games.append(table.game(night + 1))
+        self.voice.prepare(games, foreseen(table))
 
     def _push(self) -> None:
         self._push_pending = False
