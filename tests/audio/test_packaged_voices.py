@@ -1,6 +1,7 @@
 """The packaged voices (the `voices` extra): hibari's heart and Piper's Joe, offline.
 
-English speaks with heart once it is installed; Italian and Persian keep espeak-ng;
+English speaks with heart once it is installed; Persian keeps espeak-ng (Italian's
+Kokoro voice: tests/audio/test_kokoro.py);
 every listed voice is chosen without the network; hibari's downloaded voices are
 never listed and refused in one line; the timeline names the voice; and every
 shipped voice, played into the real null sink, is heard at -16 LUFS, with trimmed
@@ -100,13 +101,13 @@ def test_every_listed_packaged_voice_speaks_without_the_network(
     assert not (tmp_path / "hibari").exists()
 
 
-def test_english_defaults_to_heart_and_the_other_languages_keep_espeak() -> None:
+def test_english_defaults_to_heart_and_persian_keeps_espeak() -> None:
     assert default_voice("en") == "heart"
     assert default_voice("en-US") == "heart"
     # a region the neural voices do not speak is espeak-ng's, as the voices judge it
     assert default_voice("en-GB") == "en-GB"
     assert AudioSettings().voice_for("en-GB") == "en-GB"
-    assert default_voice("it") == "it"
+    assert default_voice("it") == "if_sara"  # with the kokoro extra (test_kokoro.py)
     assert default_voice("fa") == "fa"
     assert AudioSettings().voice_for("en") == "heart"
     assert AudioSettings(voice="en").voice_for("en") == "en"  # espeak-ng's English, chosen
@@ -132,12 +133,12 @@ def test_narrator_voices_lists_each_packaged_voice_with_sex_and_licence(tmp_path
     assert "heart" not in italian and "joe" not in italian
 
 
-def test_the_timeline_names_the_voice_english_heart_italian_espeak(tmp_path: Path) -> None:
-    """One Night in English as a user renders it speaks with heart; Italian keeps
-    espeak-ng and Joe is chosen by name (Secret Moon's short night: each render is
-    every call of its night, synthesised)."""
+def test_the_timeline_names_the_voice_english_heart_persian_espeak(tmp_path: Path) -> None:
+    """One Night in English as a user renders it speaks with heart; Persian keeps
+    espeak-ng and Joe is chosen by name (Each render is every call of its night,
+    synthesised)."""
     for game, lang, voice in (("onuw", "en", {"engine": "hibari", "id": "heart"}),
-                              ("secret_moon", "it", {"engine": "espeak-ng", "id": "it"})):  # fmt: skip
+                              ("onuw", "fa", {"engine": "espeak-ng", "id": "fa"})):  # fmt: skip
         out, timeline = tmp_path / f"{lang}.wav", tmp_path / f"{lang}.json"
         done = sound.narrator(
             "render", game, "--players", "5", "--lang", lang, "--no-bed",
