@@ -336,3 +336,14 @@ def test_the_italian_night_is_spoken_by_if_sara_and_the_timeline_says_so(tmp_pat
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert json.loads(timeline.read_text())["voice"] == {"engine": "kokoro", "id": "if_sara"}
+
+
+def test_the_apps_settings_list_each_voice_with_engine_language_sex_and_licence() -> None:
+    from narrator.tui.choices import RealChoices
+
+    italian = dict(RealChoices().voices("it"))
+    assert "kokoro; it-IT,fa; female; licence: Apache-2.0" in italian["if_sara"]
+    assert "Nicola" in italian["im_nicola"] and "espeak-ng" in italian["roa/it"]
+    persian = dict(RealChoices().voices("fa"))
+    assert "neural, accented" in persian["em_alex"] and "male" in persian["em_alex"]
+    assert "af_heart" not in persian
