@@ -171,6 +171,9 @@ def prepare_command(scripts: Sequence[Script], *, settings: AudioSettings) -> in
         except KeyboardInterrupt:
             preparation.cancel()
             raise
+    except ValueError as exc:  # a voice that cannot say these lines, named before any
+        print(one_line(f"narrator: {exc}"), file=sys.stderr)
+        return EXIT_INPUT
     finally:
         engine.close()
     if isinstance(preparation.failure, AudioUnavailable):

@@ -81,7 +81,7 @@ def narrator(*args: str, data: Path | None = None) -> subprocess.CompletedProces
         [sys.executable, "-m", "narrator.cli", *args],
         capture_output=True,
         text=True,
-        timeout=180,
+        timeout=800,  # a cold neural voice on a loaded machine
         env=env,
         check=False,
     )

@@ -191,6 +191,7 @@ print(json.dumps(said))
 """
 
 
+@pytest.mark.timeout(900)  # a cold neural voice on a loaded machine
 def test_every_listed_kokoro_voice_speaks_with_the_network_unreachable(
     tmp_path: Path, no_network_site: Path
 ) -> None:
@@ -232,6 +233,7 @@ def no_network_site(tmp_path: Path) -> Path:
     return site
 
 
+@pytest.mark.timeout(900)  # a cold neural voice on a loaded machine
 def test_a_kokoro_call_is_treated_as_every_call(tmp_path: Path) -> None:
     """Italian calls of the night with if_sara: resampled once to the mix rate, -16 LUFS
     under -1 dBTP, edges trimmed, never clipped (the model's own peaks pass full scale),
@@ -312,12 +314,22 @@ def test_a_prepared_night_plays_with_nothing_left_to_make(tmp_path: Path) -> Non
         engine.close()
 
 
+@pytest.mark.timeout(900)  # a cold neural voice on a loaded machine
 def test_narrator_prepare_fills_the_cache_for_the_night_and_its_day(tmp_path: Path) -> None:
-    args = ["secret_moon", "--players", "5", "--lang", "it", "--voice", "im_nicola", "--seed", "1"]
+    args = ["onuw", "--players", "3", "--roles", "werewolf:2,seer,robber,troublemaker,villager",
+            "--lang", "it", "--voice", "im_nicola"]  # fmt: skip
     first = sound.narrator("prepare", *args, data=tmp_path)
     assert first.returncode == 0, first.stderr
     assert "kokoro im_nicola" in first.stdout and "already there" in first.stdout
     assert first.stdout.splitlines()[-1].startswith("prepared ")
+    made = int(first.stdout.splitlines()[-1].split(" (")[1].split()[0])
+    night = sum(
+        1
+        for s in sound.narrator("script", *args, "--format", "json").stdout.split('"kind": "say"')[
+            1:
+        ]
+    )
+    assert made > night  # the night's calls and its day's
     again = sound.narrator("prepare", *args, data=tmp_path)
     assert again.returncode == 0 and " (0 made now," in again.stdout
     wrong = sound.narrator("prepare", "onuw", "--players", "3", "--voice", "af_heart",
@@ -326,6 +338,7 @@ def test_narrator_prepare_fills_the_cache_for_the_night_and_its_day(tmp_path: Pa
     assert wrong.stderr.count("\n") == 1 and "speaks en-US, not 'it'" in wrong.stderr
 
 
+@pytest.mark.timeout(900)  # a cold neural voice on a loaded machine
 def test_the_italian_night_is_spoken_by_if_sara_and_the_timeline_says_so(tmp_path: Path) -> None:
     """As a user renders it: One Night, 10 players, in Italian (the run's shared speech
     cache: the calls are made once for every test that renders this night)."""

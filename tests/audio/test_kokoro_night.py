@@ -31,6 +31,7 @@ if not installed():
 TOLERANCE = round(0.010 * RATE)  # 10 ms
 
 
+@pytest.mark.timeout(900)
 def test_a_cold_italian_night_plays_every_call_where_the_render_says_or_after_a_wait_under_the_bed(
     sound_server: SoundServer, tmp_path: Path
 ) -> None:
@@ -45,7 +46,7 @@ def test_a_cold_italian_night_plays_every_call_where_the_render_says_or_after_a_
         playback = engine.play(script)
         # It plays at once, on the bed: no call is made yet (the voice is loading).
         before_any_call = [e for e in playback.mix.events if e.kind == "say"]
-        assert playback.wait(timeout=240) and playback.error is None
+        assert playback.wait(timeout=800) and playback.error is None
     finally:
         engine.close()
     recording = recorder.stop()
