@@ -6,7 +6,8 @@ must not be mid-inference in the app's process when a signal ends it. One worker
 speaks every Kokoro voice: the model (~345 MB resident) is loaded once, the voices'
 vectors (0.5 MB each) on first use.
 
-It loads the four parts, checks the joined model's sha256 (`kokoro_model.py`), starts
+It runs `NICE` steps below the app (the playback must never wait for it), loads
+the four parts, checks the joined model's sha256 (`kokoro_model.py`), starts
 libespeak-ng for the phonemes (`kokoro_phonemes.py`), and says one short word before
 it reports ready, so its first call costs what any call does. Then, as `_serve.py`
 runs every worker:
@@ -23,6 +24,7 @@ runs every worker:
 from __future__ import annotations
 
 import base64
+import os
 import sys
 from typing import Any
 
@@ -40,6 +42,9 @@ from narrator.audio.kokoro_model import (
 from narrator.audio.kokoro_phonemes import Espeak, batches, load_vocab, phonemize
 
 SENTENCE_GAP = 0.3  # seconds between the parts of a text too long for one inference
+# Below the app that plays: a night's output must never wait for the voice's core time
+# (a call not ready is waited for under the bed; an output that runs dry is heard).
+NICE = 5
 
 
 def trim(samples: np.ndarray) -> np.ndarray:
@@ -100,6 +105,7 @@ class Kokoro:
 
 def main() -> int:
     def start() -> tuple[Handler, dict[str, Any]]:
+        os.nice(NICE)
         kokoro = Kokoro(int(sys.argv[1]) if len(sys.argv) > 1 else 1)
         kokoro.say("Pronti.", "it", "if_sara", 1.0)
 

@@ -169,7 +169,8 @@ def kokoro_symbols(ipa: str, espeak: str) -> str:
         for old, new in TIED.items():
             ipa = ipa.replace(old, new)
         ipa = ipa.replace("-", "")
-    return ipa.replace(TIE, "")
+    # A digit is a phoneme name of espeak-ng's own that has no IPA ("q1" in Persian).
+    return re.sub(r"[0-9]", "", ipa.replace(TIE, ""))
 
 
 def phonemize(text: str, lang: str, voice: str, espeak: Espeak) -> str:

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from narrator.script import Script
 from narrator.tui.text import shape, t
+
+if TYPE_CHECKING:  # the app's first frame imports nothing of the script
+    from narrator.script import Script
 
 Report = Callable[[str], None]  # the line to show (empty: nothing), from any thread
 
