@@ -40,21 +40,27 @@ def test_a_cold_italian_night_plays_every_call_where_the_render_says_or_after_a_
     ruleset = load_ruleset(RULESETS / "onuw.yaml")
     roles = parse_roles("werewolf:2,seer,robber,troublemaker,villager", ruleset)
     script = build_script(ruleset, Plan(players=3, roles=roles, lang="it", pace=0.5))
-    engine = AudioEngine(AudioSettings(), cache_dir=tmp_path / "cache")  # empty: all cold
-    recorder = sound_server.record(tmp_path / "night.raw")
-    try:
-        playback = engine.play(script)
-        # It plays at once, on the bed: no call is made yet (the voice is loading).
-        before_any_call = [e for e in playback.mix.events if e.kind == "say"]
-        assert playback.wait(timeout=800) and playback.error is None
-    finally:
-        engine.close()
-    recording = recorder.stop()
+    dry: list[int] = []  # each attempt's underruns, for the message
+    for attempt in range(2):  # an output that ran dry (a busy machine): again, from cold,
+        cache = tmp_path / f"cache-{attempt}"  # with the buffer it grew (player.py)
+        engine = AudioEngine(AudioSettings(), cache_dir=cache)  # empty: every call cold
+        recorder = sound_server.record(tmp_path / "night.raw")
+        try:
+            playback = engine.play(script)
+            # It plays at once, on the bed: no call is made yet (the voice is loading).
+            before_any_call = [e for e in playback.mix.events if e.kind == "say"]
+            assert playback.wait(timeout=800) and playback.error is None
+        finally:
+            engine.close()
+        recording = recorder.stop()
+        dry.append(playback.underruns)
+        if playback.underruns == 0:
+            break
     assert engine.voice_of("it") == {"engine": "kokoro", "id": "if_sara"}
     mix = playback.mix
 
     # The same night rendered from the cache the night filled: where the render says.
-    warm = AudioEngine(AudioSettings(), cache_dir=tmp_path / "cache")
+    warm = AudioEngine(AudioSettings(), cache_dir=cache)
     try:
         rendered = warm.render(script)
     finally:
@@ -73,7 +79,7 @@ def test_a_cold_italian_night_plays_every_call_where_the_render_says_or_after_a_
     assert sum(waits.values()) == mix.padded
     print(f"waited under the bed: {mix.padded / RATE:.2f} s over {len(waits)} calls")
 
-    assert playback.underruns == 0, "the output ran dry: the machine is too busy to judge"
+    assert playback.underruns == 0, f"the output ran dry on each try {dry}: the machine is too busy"
     # What the sink played is the night as mixed, each call within 10 ms of its place,
     # and the bed never dropped out -- the waits included.
     reference = mix.timeline().samples
