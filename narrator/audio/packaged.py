@@ -37,6 +37,9 @@ class PackagedVoice:
     # Languages it can speak with a foreign accent (a Kokoro voice reading Persian):
     # offered and listed, never a language's default.
     accented: tuple[str, ...] = ()
+    # Whether it is its languages' default when installed (and first): else offered only
+    # (Kokoro's English voices: English stays heart's, en-GB espeak-ng's).
+    default: bool = True
 
     @property
     def installed(self) -> bool:
@@ -95,7 +98,12 @@ KOKORO_LICENCE = "Apache-2.0 weights and voices (hexgrad); MIT ONNX export"
 
 
 def _kokoro(
-    id: str, name: str, languages: tuple[str, ...], sex: str, accented: tuple[str, ...] = ()
+    id: str,
+    name: str,
+    languages: tuple[str, ...],
+    sex: str,
+    accented: tuple[str, ...] = (),
+    default: bool = False,
 ) -> PackagedVoice:
     return PackagedVoice(
         id=id,
@@ -107,11 +115,12 @@ def _kokoro(
         sex=sex,
         licence=KOKORO_LICENCE,
         accented=accented,
+        default=default,
     )
 
 
-# Kokoro-82M's voices (the `kokoro` extra): after hibari's and Piper's, so English keeps
-# heart; Italian's first is its default. The vectors are kept in narrator/audio/kokoro/.
+# Kokoro-82M's voices (the `kokoro` extra): if_sara is Italian's default; the others are
+# offered (English keeps heart). The vectors are kept in narrator/audio/kokoro/.
 KOKORO = (
     _kokoro(
         "if_sara",
@@ -119,6 +128,7 @@ KOKORO = (
         ("it-IT",),
         "female",
         accented=("fa",),
+        default=True,  # Italian's voice
     ),
     _kokoro("im_nicola", "Nicola (Italian, male; Kokoro)", ("it-IT",), "male"),
     _kokoro("af_heart", "Heart (US English, female; Kokoro)", ("en-US",), "female"),
@@ -172,9 +182,10 @@ def serves(code: str, lang: str) -> bool:
 
 def default_voice(lang: str) -> str:
     """The voice a language gets when the user chose none: the first installed
-    packaged voice that speaks it as its own (as `serves` judges, as the voice itself
-    will; an accented voice never), else the language code (espeak-ng's voice)."""
+    packaged voice that is a default and speaks it as its own (as `serves` judges, as
+    the voice itself will; an accented voice never), else the language code
+    (espeak-ng's voice)."""
     for voice in installed_voices():
-        if any(serves(code, lang) for code in voice.languages):
+        if voice.default and any(serves(code, lang) for code in voice.languages):
             return voice.id
     return lang

@@ -137,6 +137,7 @@ def test_defaults_by_language_and_every_voice_listed_with_its_notes(tmp_path: Pa
     assert default_voice("it") == "if_sara"
     assert default_voice("en") == "heart"  # English keeps hibari's heart
     assert default_voice("fa") == "fa"  # Persian keeps espeak-ng: the neural ones are accented
+    assert default_voice("en-GB") == "en-GB"  # Kokoro's British voices are offered, not default
     assert AudioSettings().voice_for("it") == "if_sara"
     listed = sound.narrator("voices", "--format", "json", data=tmp_path)
     assert listed.returncode == 0, listed.stderr
