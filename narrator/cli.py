@@ -84,7 +84,9 @@ def _game_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--night", type=int, default=1, metavar="K")
     parser.add_argument("--phase", choices=("night", "day"), default="night")
-    parser.add_argument("--lang", default="en", help="en, it, fa (per ruleset)")
+    parser.add_argument(
+        "--lang", help="en, it, fa (per ruleset); default: this machine's (LANG), else en"
+    )
     parser.add_argument(
         "--pace",
         type=_between(float, *PACE_RANGE),
@@ -165,6 +167,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--out", type=Path, required=True, metavar="FILE", help=".wav, .flac, .ogg or .mp3"
     )
     p.add_argument("--timeline", type=Path, metavar="FILE.json")
+    p = sub.add_parser(
+        "prepare",
+        help="make a night's calls (and its day's) ahead, so that none is ever late",
+    )
+    _game_options(p)
+    _audio_options(p)
+    p.set_defaults(phase=None)  # without --phase: the night and its day
     p = sub.add_parser("play", help="play a night on the speaker")
     _game_options(p)
     _audio_options(p)
@@ -217,7 +226,9 @@ def cmd_voicepack(args: argparse.Namespace) -> int:
 
 def _table_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("ruleset", help="ruleset id (see: narrator rulesets)")
-    parser.add_argument("--lang", default="en", help="en, it, fa (per ruleset)")
+    parser.add_argument(
+        "--lang", help="en, it, fa (per ruleset); default: this machine's (LANG), else en"
+    )
     parser.add_argument(
         "--host", metavar="ADDRESS", help="interface to serve on (default: the local network's)"
     )
@@ -390,7 +401,7 @@ def script_from_args(args: argparse.Namespace, catalog: Catalog) -> tuple[Rulese
         players=args.players,
         roles=roles,
         night=args.night,
-        lang=args.lang,
+        lang=args.lang or _machine_language(ruleset),
         phase=args.phase,
         pace=args.pace,
         wake_gap=args.wake_gap,
@@ -402,6 +413,14 @@ def script_from_args(args: argparse.Namespace, catalog: Catalog) -> tuple[Rulese
         # Random choices to make and no seed given: a fresh night, its seed shown.
         script = build_script(ruleset, replace(plan, seed=secrets.randbelow(2**31)))
     return ruleset, script
+
+
+def _machine_language(ruleset: Ruleset) -> str:
+    """The language of this machine's locale if the game speaks it, else English."""
+    from narrator.session.config import locale_language
+
+    lang = locale_language()
+    return lang if lang in ruleset.languages else "en"
 
 
 def cmd_script(args: argparse.Namespace, catalog: Catalog) -> int:
@@ -461,6 +480,19 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_INPUT if failed else EXIT_OK
 
 
+def cmd_prepare(args: argparse.Namespace, catalog: Catalog) -> int:
+    """The calls of night K and of its day, as `render` selects them (`--phase` chooses
+    one of the two), made into the speech cache."""
+    from narrator.audio import commands
+
+    phases = [args.phase] if args.phase else ["night", "day"]
+    scripts = [
+        script_from_args(argparse.Namespace(**{**vars(args), "phase": phase}), catalog)[1]
+        for phase in phases
+    ]
+    return commands.prepare_command(scripts, settings=_audio_settings(args))
+
+
 def _audio_settings(args: argparse.Namespace) -> Any:
     from narrator.audio import AudioSettings
 
@@ -477,9 +509,10 @@ def cmd_table(args: argparse.Namespace, catalog: Catalog) -> int:
     from narrator import compose
     from narrator.table import run
 
+    ruleset = catalog.get(args.ruleset)
     table, path, voice = compose.command_table(
-        catalog.get(args.ruleset),
-        args.lang,
+        ruleset,
+        args.lang or _machine_language(ruleset),
         args.game,
         resume=args.resume,
         pace=args.pace,
@@ -525,6 +558,8 @@ def run_command(args: argparse.Namespace) -> int:
         return cmd_script(args, catalog)
     if args.command == "table":
         return cmd_table(args, catalog)
+    if args.command == "prepare":
+        return cmd_prepare(args, catalog)
     _, script = script_from_args(args, catalog)
     from narrator.audio import commands
 

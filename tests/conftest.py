@@ -217,6 +217,11 @@ def _private_home(
     (home / "cache" / "narrator" / "speech").symlink_to(_speech_cache)
     (home / "cache" / "narrator" / "rulesets").symlink_to(_rulesets_cache)
     monkeypatch.setenv("HOME", str(home))
+    # The calls' language defaults to the machine's locale (session/config.py): every
+    # test starts from an English one, whatever the developer's is.
+    for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
     return home
 
 

@@ -49,6 +49,8 @@ class PlayLog:
             "starved": feeder.starved,
             "first_sound": feeder.first_sound,
             "first_sound_at": feeder.first_sound_at,
+            # {step: samples}: the bed waited under before a call that was late
+            "waits": {str(k): v for k, v in playback.waits.items()},
             "error": playback.error,
             "finished": playback.finished,
             "events": [
@@ -160,6 +162,54 @@ def pack_note(voices: dict[str, dict[str, str]] | None, voice: str | None) -> st
         f"voice pack {pack}: {ours} of {len(voices)} lines recorded; the default voice "
         f"says the other {len(voices) - ours}"
     )
+
+
+def prepare_command(scripts: Sequence[Script], *, settings: AudioSettings) -> int:
+    """Make every call of `scripts` into the speech cache (on two speech processes when
+    there are two cores), saying how far it is; a night prepared so plays without
+    synthesising anything (`narrator play`, the app, the table)."""
+    import time
+
+    engine = AudioEngine(settings)
+    started = time.monotonic()
+    shown = [-1]
+
+    def progress(done: int, total: int) -> None:
+        step = max(1, total // 10)
+        if done == total or done // step != shown[0] // step:
+            print(f"  {done}/{total}", flush=True)
+        shown[0] = done
+
+    try:
+        langs = sorted({script.lang for script in scripts})
+        voices = ", ".join(
+            "{engine} {id}".format(**voice)
+            for voice in (engine.voice_of(lang) for lang in langs)
+            if voice is not None
+        )
+        print(f"preparing the calls in {', '.join(langs)} ({voices})", flush=True)
+        preparation = engine.prepare(scripts, progress, parallel=True)
+        try:
+            preparation.wait()
+        except KeyboardInterrupt:
+            preparation.cancel()
+            raise
+    except ValueError as exc:  # a voice that cannot say these lines, named before any
+        print(one_line(f"narrator: {exc}"), file=sys.stderr)
+        return EXIT_INPUT
+    finally:
+        engine.close()
+    if isinstance(preparation.failure, AudioUnavailable):
+        raise preparation.failure  # exit 3, with the command that installs what is missing
+    if preparation.failure is not None:  # a voice that cannot say these lines
+        print(one_line(f"narrator: {preparation.failure}"), file=sys.stderr)
+        return EXIT_INPUT
+    seconds = time.monotonic() - started
+    print(
+        f"prepared {preparation.total} calls ({preparation.made} made now, "
+        f"{preparation.total - preparation.made} already there) in {seconds:.1f} s"
+    )
+    return EXIT_OK
 
 
 def underrun_note(count: int) -> str:

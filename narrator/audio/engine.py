@@ -16,6 +16,7 @@ import contextlib
 import os
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import platformdirs
 
@@ -33,6 +34,7 @@ from narrator.audio.mixer import (
     to_rate,
 )
 from narrator.audio.player import OpenOutput, Playback, StreamOpener, open_output
+from narrator.audio.prepare import Preparation, Progress
 from narrator.audio.preview import preview_script
 from narrator.audio.settings import AudioSettings
 from narrator.audio.synth import (
@@ -43,6 +45,9 @@ from narrator.audio.synth import (
 )
 from narrator.audio.voices import VoiceRouter
 from narrator.script.model import Cue, Say, Script, Step, Timer
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 AHEAD_JOIN = 10.0  # seconds: the longest a line of the night takes to synthesise, cold
 
@@ -83,6 +88,7 @@ class AudioEngine:
         self._ahead: list[threading.Thread] = []  # render-ahead threads, joined on close
         self._prewarm: threading.Thread | None = None
         self._spare: VoiceRouter | None = None
+        self._preparing: list[Preparation] = []
 
     def _prepare(self) -> None:
         with contextlib.suppress(Exception):
@@ -213,6 +219,37 @@ class AudioEngine:
             for text in lines_of(step)
         }
 
+    def prepare(
+        self,
+        scripts: Sequence[Script],
+        on_progress: Progress | None = None,
+        *,
+        lines: Sequence[tuple[str, str]] = (),
+        parallel: bool = False,
+    ) -> Preparation:
+        """Make the calls of `scripts` (and `lines`, (text, lang) pairs said alone: a
+        table's announcements) into the speech cache on a background thread, in the
+        order they will be heard, with the settings as they are now; the returned
+        `Preparation` tells how far it is and can be cancelled. Playing meanwhile is
+        safe (a line is made once). `parallel`: a second speech process on a second
+        core too (the command line's; the app leaves that core to itself)."""
+        settings = self._settings
+        wanted = [
+            _line(text, script.lang, settings)
+            for script in scripts
+            for step in script.steps
+            for text in lines_of(step)
+        ]
+        wanted += [_line(text, lang, settings) for text, lang in lines]
+        synths: list[Synthesizer] = [self.synth.inner]
+        helper = self._helper() if parallel else None
+        if helper is not None:
+            synths.append(helper)
+        preparation = Preparation(self.synth, wanted, synths, on_progress)
+        with self._lock:
+            self._preparing = [p for p in self._preparing if not p.finished] + [preparation]
+        return preparation.start()
+
     def voice_of(self, lang: str, settings: AudioSettings | None = None) -> dict[str, str] | None:
         """Which engine and voice speak `lang` with these settings (None for a
         synthesizer that does not say)."""
@@ -323,6 +360,9 @@ class AudioEngine:
             ahead, self._ahead = self._ahead, []
             synth, self._synth = self._synth, None
             spare, self._spare = self._spare, None
+            preparing, self._preparing = self._preparing, []
+        for preparation in preparing:  # each stops after its line (abandoned below)
+            preparation.cancel()
         if spare is not None:
             spare.close()
         for playback in playing:
@@ -337,6 +377,8 @@ class AudioEngine:
             synth.inner.end_workers()
         for thread in ahead:
             thread.join(AHEAD_JOIN)
+        for preparation in preparing:
+            preparation.wait(AHEAD_JOIN)
         if self._prewarm is not None:
             self._prewarm.join()  # never leave PortAudio half-initialised at exit
         if synth is not None:

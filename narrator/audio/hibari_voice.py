@@ -135,7 +135,7 @@ def as_voice(voice: PackagedVoice) -> Voice:
     return Voice(
         voice.id,
         voice.name,
-        voice.languages,
+        voice.speaks,
         voice.sex,
         engine=voice.engine,
         licence=voice.licence,

@@ -154,6 +154,10 @@ class MixBuilder:
         self.length: int | None = None  # set by finish()
         self.samples_written = 0  # work counter: linearity is tested on it
         self.padded = 0  # samples of bed `pad` put before a step that was late
+        # {step index: samples of bed waited under before it}: where a late call's wait
+        # went, so what was heard can be checked against the render (the tests).
+        self.waits: dict[int, int] = {}
+        self._next_step = 0  # the index of the step after the last one placed
         self._render_bed(self.cursor)
 
     # -- reading (any thread) -------------------------------------------------
@@ -186,6 +190,7 @@ class MixBuilder:
             if self.length is not None or until <= self.cursor:
                 return False
             self.padded += until - self.cursor
+            self.waits[self._next_step] = self.waits.get(self._next_step, 0) + until - self.cursor
             self._render_bed(until)
             self.cursor = until
             return True
@@ -278,6 +283,7 @@ class MixBuilder:
         for a say or a cue, a timer's warnings then its end line, none otherwise."""
         with self._writing:
             self._add(index, step, clips)
+            self._next_step = index + 1
 
     def _add(self, index: int, step: Step, clips: list[Samples]) -> None:
         rate = self.sample_rate

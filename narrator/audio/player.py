@@ -248,6 +248,12 @@ class Playback:
     def underruns(self) -> int:
         return self.feeder.underruns
 
+    @property
+    def waits(self) -> dict[int, int]:
+        """{step index: samples}: the bed waited under before a step that was not made
+        in time (`MixBuilder.pad`); the events already include them."""
+        return dict(self.mix.waits)
+
     # -- what the TUI does ----------------------------------------------------
     def pause(self) -> None:
         with self.feeder.lock:

@@ -10,7 +10,10 @@ every call is) is its natural rate, kept in the user's cache folder under the vo
 too, since a stretch does not lengthen speech in proportion (`NaturalRate`); a
 rate R then asks for the speed that gives R.
 
-The voices narrator ships (hibari's heart, Piper's Joe) come measured: their rates,
+A voice that speaks more than one language (Kokoro's) is measured in each, with
+calls of that language (`CALIBRATIONS`): words a minute depend on the words.
+
+The voices narrator ships (hibari's heart, Piper's Joe, Kokoro's) come measured: their rates,
 for the versions `pyproject.toml` installs, are in `voice-rates.json` beside this
 module, so the first call is not kept waiting by a calibration (hibari is seeded:
 its measure is the same on every machine; Joe's varies by about 2 %, the median of
@@ -51,6 +54,41 @@ CALIBRATION = (
     "Werewolves, thumbs down. Insomniac, check whether your card has changed, then close "
     "your eyes.",
 )
+# The same kind of calls in the other languages the game speaks (ours, as the night's
+# lines are): a voice speaking Italian or Persian is measured in it, since words a
+# minute depend on the language's words (Italian's are longer than English's,
+# Persian's longer still).
+CALIBRATIONS = {
+    "en": CALIBRATION,
+    "it": (
+        "Tutti, chiudete gli occhi.",
+        "Lupi mannari, svegliatevi e cercatevi con lo sguardo. Chi è solo può guardare "
+        "una carta al centro.",
+        "Veggente, svegliati. Puoi guardare la carta di un altro giocatore, oppure due "
+        "carte al centro.",
+        "Ladro, guarda la carta di un altro giocatore: ora sei quel ruolo; se agisce "
+        "subito, agisci ora.",
+        "Piantagrane, svegliati. Puoi scambiare le carte di altri due giocatori, senza guardarle.",
+        "Lupi mannari, giù il pollice. Insonne, guarda se la tua carta è cambiata, poi "
+        "chiudi gli occhi.",
+    ),
+    "fa": (
+        "همگی، چشم‌هایتان را ببندید.",
+        "گرگینه‌ها، بیدار شوید و یکدیگر را پیدا کنید. اگر تنها هستی، به یک کارت وسط نگاه کن.",
+        "پیشگو، بیدار شو. می‌توانی کارت یک بازیکن دیگر، یا دو کارت از وسط میز را ببینی.",
+        "جیب‌بر، به کارت یک بازیکن دیگر نگاه کن: حالا تو همان نقش هستی؛ اگر کاری دارد، "
+        "همین حالا انجامش بده.",
+        "دردسرساز، بیدار شو. می‌توانی کارت‌های دو بازیکن دیگر را با هم عوض کنی، بی‌آنکه نگاهشان کنی.",
+        "گرگینه‌ها، دست‌ها پایین. خوابگرد، ببین کارتت عوض شده است یا نه، بعد چشم‌هایت را ببند.",
+    ),
+}
+
+
+def calibration(lang: str) -> tuple[str, ...]:
+    """The calibration sentences for `lang` (English's for a language without its own)."""
+    return CALIBRATIONS.get(lang.split("-")[0].lower(), CALIBRATION)
+
+
 # Bump when the calibration changes: the speech cache keys a neural voice's lines by
 # the rate asked and this, not by the speed the calibration gave. 2: night-like calls.
 RATE_VERSION = 2
@@ -64,11 +102,13 @@ def speech_seconds(samples: Samples, sample_rate: int) -> float:
     return 0.0 if len(loud) == 0 else (int(loud[-1]) - int(loud[0]) + 1) / sample_rate
 
 
-def words_a_minute(say: Callable[[str], tuple[Samples, int]]) -> float:
+def words_a_minute(
+    say: Callable[[str], tuple[Samples, int]], texts: tuple[str, ...] = CALIBRATION
+) -> float:
     """The natural rate of the voice `say` is (text -> samples, sample rate): the
-    calibration sentences' words over their seconds of speech."""
+    calibration sentences' (`texts`) words over their seconds of speech."""
     words, seconds = 0, 0.0
-    for text in CALIBRATION:
+    for text in texts:
         samples, sample_rate = say(text)
         words += len(text.split())
         seconds += speech_seconds(samples, sample_rate)
@@ -99,13 +139,15 @@ class NaturalRate:
         return float((rate / self.wpm) ** (1.0 / exponent))
 
 
-def measure_rate(say: Callable[[str, float], tuple[Samples, int]]) -> NaturalRate:
+def measure_rate(
+    say: Callable[[str, float], tuple[Samples, int]], texts: tuple[str, ...] = CALIBRATION
+) -> NaturalRate:
     """Measure a voice (`say(text, speed)` -> samples, sample rate) at its own pace and
-    at each of `PROBES` times it."""
-    own = words_a_minute(lambda text: say(text, 1.0))
+    at each of `PROBES` times it, saying `texts`."""
+    own = words_a_minute(lambda text: say(text, 1.0), texts)
     exponents = []
     for probe in PROBES:
-        heard = words_a_minute(lambda text, probe=probe: say(text, probe))  # type: ignore[misc]
+        heard = words_a_minute(lambda text, probe=probe: say(text, probe), texts)  # type: ignore[misc]
         exponents.append(min(1.5, max(0.5, math.log(heard / own) / math.log(probe))))
     return NaturalRate(own, *exponents)
 

@@ -256,8 +256,20 @@ def remove_folder(folder: Path) -> None:
         folder.rmdir()
 
 
+class _Making:
+    """A line one thread is making: the others asking for it wait for its clip."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.clip: Clip | None = None
+
+
 class CachedSynthesizer:
-    """Wraps a synthesizer with a disk cache: one float WAV per distinct line."""
+    """Wraps a synthesizer with a disk cache: one float WAV per distinct line.
+
+    A line is made once even when several threads ask for it at the same time (the
+    app's preparation of a night and the render-ahead of the same night, playing): the
+    later ones wait for the first one's clip."""
 
     def __init__(self, inner: Synthesizer, folder: Path) -> None:
         self.inner = inner
@@ -265,6 +277,7 @@ class CachedSynthesizer:
         self.hits = 0
         self.misses = 0
         self._count = threading.Lock()
+        self._making: dict[Path, _Making] = {}
 
     def path_for(self, line: Line) -> Path:
         digest = hashlib.sha256(self.inner.key(line).encode("utf-8")).hexdigest()
@@ -286,7 +299,7 @@ class CachedSynthesizer:
         clip = self.cached(line)
         if clip is not None:
             return clip
-        return self._make(line, self.inner)
+        return self.make(line, self.inner)
 
     def prefetch(self, lines: Sequence[Line], helper: Synthesizer | None) -> None:
         """Synthesise the lines missing from the cache, half of them with `helper`
@@ -299,7 +312,7 @@ class CachedSynthesizer:
         def other_half() -> None:
             try:
                 for line in missing[1::2]:
-                    self._make(line, helper)
+                    self.make(line, helper)
             except Exception as exc:  # raised below, in the caller's thread
                 failed.append(exc)
 
@@ -307,22 +320,43 @@ class CachedSynthesizer:
         side.start()
         try:
             for line in missing[0::2]:
-                self._make(line, self.inner)
+                self.make(line, self.inner)
         finally:
             side.join()
         if failed:
             raise failed[0]
 
-    def _make(self, line: Line, synth: Synthesizer) -> Clip:
-        clip = synth.synthesize(line)
+    def is_cached(self, line: Line) -> bool:
+        return self.path_for(line).exists()
+
+    def make(self, line: Line, synth: Synthesizer) -> Clip:
+        """Synthesise `line` with `synth` (this cache's engine or a helper) and keep it."""
+        path = self.path_for(line)
         with self._count:
-            self.misses += 1
-        # Encoded in memory, then written: libsndfile writing into a Python file
-        # turns a full disk into an AssertionError. A full disk or a read-only
-        # cache costs only the cache.
-        wav = io.BytesIO()
-        sf.write(wav, clip.samples, clip.sample_rate, subtype="FLOAT", format="WAV")
-        write_aside(self.path_for(line), lambda file: file.write(wav.getbuffer()))
+            other = self._making.get(path)
+            mine = None if other is not None else self._making.setdefault(path, _Making())
+        if other is not None:  # being made by another thread: its clip, once made
+            other.done.wait()
+            if other.clip is not None:
+                return other.clip
+            return self.make(line, synth)  # it failed: try for ourselves
+        assert mine is not None
+        try:
+            clip = synth.synthesize(line)
+            mine.clip = clip
+            with self._count:
+                self.misses += 1
+            # Encoded in memory, then written: libsndfile writing into a Python file
+            # turns a full disk into an AssertionError. A full disk or a read-only
+            # cache costs only the cache. Written before the line stops being
+            # "made": a thread asking just after finds it in the cache.
+            wav = io.BytesIO()
+            sf.write(wav, clip.samples, clip.sample_rate, subtype="FLOAT", format="WAV")
+            write_aside(path, lambda file: file.write(wav.getbuffer()))
+        finally:
+            with self._count:
+                del self._making[path]
+            mine.done.set()
         return clip
 
     def voices(self) -> list[Voice]:

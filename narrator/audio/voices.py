@@ -1,8 +1,10 @@
 """Every voice behind one `Synthesizer`: each line goes to the engine of its voice.
 
-espeak-ng is always there (the only engine for Italian and Persian today). The
-`voices` extra adds packaged neural voices (`packaged.py`): hibari's "heart", which
-English uses by default once installed, and Piper's Joe. A Piper voice of the user's
+espeak-ng is always there (Persian's default, and every language's without the
+extras). The `voices` extra adds packaged neural voices (`packaged.py`): hibari's
+"heart", which English uses by default once installed, and Piper's Joe; the `kokoro`
+extra Kokoro-82M, one worker for all its voices: Italian's default (`if_sara`), more
+English voices, and two borrowed for Persian (accented). A Piper voice of the user's
 own is chosen by naming it: a path to its `.onnx`, or its name in the user's voices
 folder. The engine holds one `VoiceRouter`, so a settings change between nights can
 switch engines without rebuilding anything.
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from narrator.audio.hibari_voice import HibariSynthesizer, as_voice
+from narrator.audio.kokoro_voice import KokoroSynthesizer
 from narrator.audio.packaged import EXTRA_HINT, PackagedVoice, installed_voices, packaged_voice
 from narrator.audio.piper_voice import PiperSynthesizer, find_model, list_piper_voices
 from narrator.audio.rate import RateBook
@@ -39,7 +42,7 @@ def joe_model() -> Path:
 def check_language(voice: PackagedVoice, line: Line) -> None:
     if not speaks(as_voice(voice), line.lang):
         raise ValueError(
-            f"the voice {voice.id!r} speaks {', '.join(voice.languages)}, not {line.lang!r}: "
+            f"the voice {voice.id!r} speaks {', '.join(voice.speaks)}, not {line.lang!r}: "
             f"choose a voice for it (`narrator voices --lang {line.lang}`)"
         )
 
@@ -47,14 +50,17 @@ def check_language(voice: PackagedVoice, line: Line) -> None:
 class VoiceRouter:
     """A `Synthesizer` that hands each line to the engine its `voice` names: a packaged
     voice, a Piper voice file, or espeak-ng. Engines start on first use. `cache_dir`
-    keeps each neural voice's measured natural rate (`rate.py`)."""
+    keeps each neural voice's measured natural rate (`rate.py`); `threads` is what
+    Kokoro's worker computes on (one: a night plays beside it)."""
 
-    def __init__(self, cache_dir: Path | None = None) -> None:
+    def __init__(self, cache_dir: Path | None = None, *, threads: int = 1) -> None:
         self._lock = threading.Lock()
         self._espeak: EspeakSynthesizer | None = None
         self._piper: dict[Path, PiperSynthesizer] = {}
         self._packaged: dict[str, HibariSynthesizer] = {}
         self._packs: dict[str, PackSynthesizer] = {}  # voice packs ("pack:ID"), by id
+        self._kokoro: KokoroSynthesizer | None = None
+        self._threads = threads
         self.rates = RateBook(cache_dir / "voice-rates.json") if cache_dir else None
 
     @property
@@ -89,6 +95,8 @@ class VoiceRouter:
     def _packaged_engine(self, voice: PackagedVoice) -> Synthesizer:
         if voice.engine == "piper":
             return self._piper_engine(joe_model())
+        if voice.engine == "kokoro":
+            return self.kokoro
         with self._lock:
             if voice.id not in self._packaged:
                 self._packaged[voice.id] = HibariSynthesizer(voice, self.rates)
@@ -102,6 +110,14 @@ class VoiceRouter:
             if pack_id not in self._packs:
                 self._packs[pack_id] = PackSynthesizer(pack_id, self)
             return self._packs[pack_id]
+
+    @property
+    def kokoro(self) -> KokoroSynthesizer:
+        """Kokoro's engine (its worker starts when a line needs it)."""
+        with self._lock:
+            if self._kokoro is None:
+                self._kokoro = KokoroSynthesizer(self.rates, threads=self._threads)
+            return self._kokoro
 
     def describe(self, line: Line) -> dict[str, str]:
         """Which engine and voice say `line`: the timeline's `"voice"`."""
@@ -130,7 +146,7 @@ class VoiceRouter:
                     self.start_for(packed.fallback_line(line))
                 return
             engine = self.engine_for(line)
-            if isinstance(engine, EspeakSynthesizer | HibariSynthesizer):
+            if isinstance(engine, EspeakSynthesizer | HibariSynthesizer | KokoroSynthesizer):
                 engine.start()
 
     def key(self, line: Line) -> str:
@@ -149,12 +165,13 @@ class VoiceRouter:
 
     def end_workers(self) -> None:
         """End at once the voices that speak in a process of their own (espeak-ng's,
-        hibari's): a line one is making is abandoned, its caller told the worker
-        exited. Piper's voices, in this process, are left to finish theirs (`close`)."""
+        hibari's, Kokoro's): a line one is making is abandoned, its caller told the
+        worker exited. Piper's voices, in this process, are left to finish theirs
+        (`close`)."""
         with self._lock:
-            engines = [
+            engines: list[Synthesizer] = [
                 engine
-                for engine in (*self._packaged.values(), self._espeak)
+                for engine in (*self._packaged.values(), self._espeak, self._kokoro)
                 if engine is not None and not isinstance(engine, PiperSynthesizer)
             ]
         for engine in engines:
@@ -163,9 +180,8 @@ class VoiceRouter:
     def close(self) -> None:
         with self._lock:
             engines: list[Synthesizer] = [*self._piper.values(), *self._packaged.values()]
-            if self._espeak is not None:
-                engines.append(self._espeak)
-            self._espeak, self._piper, self._packaged = None, {}, {}
+            engines += [e for e in (self._espeak, self._kokoro) if e is not None]
+            self._espeak, self._piper, self._packaged, self._kokoro = None, {}, {}, None
         for engine in engines:
             engine.close()
 

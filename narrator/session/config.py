@@ -3,6 +3,10 @@
 `Settings` is a plain frozen value; `SettingsStore` reads and writes it. A file that
 cannot be read as settings is never deleted: it is renamed aside with a timestamp,
 the defaults are used, and `load()` returns a sentence telling the user so.
+
+The language of the calls (and so of the app, which follows the game's) defaults to
+the machine's (`locale_language`): an Italian machine speaks Italian without being
+told. A saved setting wins, as every saved setting does.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,6 +32,22 @@ RATES = (80, 400)  # words a minute, as `narrator --rate` takes them
 LARGEST = 1_000_000  # bytes: a settings file is a few hundred; anything this big is not one
 APP_LANGUAGES = ("auto", "en", "it", "fa")  # auto: the app speaks the game's language
 BIDI = ("auto", "on", "off")  # Persian drawn by the app (on), the terminal (off) or as found
+SPOKEN = ("en", "it", "fa")  # the languages narrator's calls and app speak
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")  # in the order POSIX reads them
+
+
+def locale_language(environ: Mapping[str, str] | None = None) -> str:
+    """The language of this machine, if narrator speaks it, else English: from the
+    first locale variable that is set (LC_ALL, LC_MESSAGES, LANG, as POSIX reads them
+    for messages), "it_IT.UTF-8" -> "it"; "C", "POSIX" or a language narrator does not
+    speak -> "en". A game without that language speaks its first (`Game.start`)."""
+    env = os.environ if environ is None else environ
+    for name in LOCALE_VARIABLES:
+        value = env.get(name)
+        if value:
+            code = value.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+            return code if code in SPOKEN else "en"
+    return "en"
 
 
 def default_path() -> Path:
@@ -37,7 +58,7 @@ def default_path() -> Path:
 class Settings:
     """Language of the calls, the voice and its pace, the tapping bed, the device."""
 
-    language: str = "en"
+    language: str = field(default_factory=locale_language)  # the machine's, when unsaved
     voice: str | None = None
     rate: int | None = None  # words a minute; None: the language's default
     pace: float = PACE  # scales every silence of the night
@@ -164,7 +185,7 @@ def settings_from_dict(data: Any) -> Settings:
     return Settings(
         app_language=app_language,
         bidi=bidi,
-        language=_text(merged, "language") or "en",
+        language=_text(merged, "language") or locale_language(),
         voice=_text(merged, "voice", optional=True),
         rate=rate,
         pace=_number(merged, "pace", *PACE_RANGE),

@@ -86,6 +86,23 @@ def announce(table: Table, event: Announcement) -> list[str]:
     return []
 
 
+# The announcements whose words are known before they are needed: said alone, or of one
+# player (the voice prepares them: a slow voice must not be late with them).
+FIXED = ("dealt", "no_victims", "vote_open", "accuse", "nobody_dies", "spared")
+OF_ONE = ("victims", "dead")
+
+
+def foreseen(table: Table) -> list[str]:
+    """The announcements this table may make whose words do not depend on how the
+    game goes: its fixed lines, and each player's name in the one-name lines. (Said
+    or not, every one is made: preparing them tells nothing.)"""
+    lang = table.lang
+    said = [line(key, lang) for key in FIXED]
+    for seat in table.seats:
+        said += [line(key, lang, names=seat.name) for key in OF_ONE]
+    return said
+
+
 def _role(table: Table, role_id: str | None) -> str:
     return table.ruleset.role(role_id).name.get(table.lang) if role_id else "?"
 

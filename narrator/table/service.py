@@ -22,14 +22,14 @@ back from its own thread through `call_soon_threadsafe`. Nothing here blocks.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 from narrator.i18n import LANGUAGES
 from narrator.session.game import Game
 from narrator.table import views
-from narrator.table.announce import announce
+from narrator.table.announce import announce, foreseen
 from narrator.table.errors import TableError
 from narrator.table.lines import host_words, page_words
 from narrator.table.saved import save
@@ -54,6 +54,7 @@ class TableVoice(Protocol):
 
     def say(self, text: str, lang: str) -> None: ...
     def night(self, game: Game, done: Done, on_step: OnStep | None = None) -> None: ...
+    def prepare(self, games: Sequence[Game], lines: Sequence[str]) -> None: ...
     def stop_night(self) -> None: ...
     def close(self) -> None: ...
 
@@ -299,6 +300,7 @@ class TableService:
             self._night_for = table.night
             self._play_night(table.night)
         del self.announced[:-20]
+        self._prepare_ahead()
         if self.save_path is not None:  # before the answer: an acknowledged vote is saved
             save(table, self.save_path)
         # Thirty votes in a burst make a few pushes, not thirty: at most one push every
@@ -307,6 +309,15 @@ class TableService:
         if loop is not None and not self._push_pending:
             self._push_pending = True
             loop.call_later(max(0.0, self._pushed + PUSH_GAP - loop.time()), self._push)
+
+    def _prepare_ahead(self) -> None:
+        """The voice makes ahead what it will say (audio/prepare.py): this night's and
+        day's calls, the next night's, and the announcements one can foresee."""
+        table = self.table
+        games, night = [table.game()], max(table.night, 1)  # night 0: before the first
+        if table.ruleset.nights is None or night < table.ruleset.nights:
+            games.append(table.game(night + 1))
+        self.voice.prepare(games, foreseen(table))
 
     def _push(self) -> None:
         self._push_pending = False

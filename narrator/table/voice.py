@@ -12,9 +12,11 @@ also ends by itself.
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from narrator.session import (
     Clock,
@@ -48,6 +50,8 @@ class SessionVoice:
         # never starts over the last line of the day.
         self._lines: queue.Queue[tuple[str, object, object] | None] = queue.Queue()
         self._night_gen = 0
+        self._prepared: object = None  # what was last given to the engine to prepare
+        self._preparation: Any = None
         self._unsubscribe = session.subscribe(self._event)
         self._thread = threading.Thread(target=self._speak, name="table-voice", daemon=True)
         self._thread.start()
@@ -62,6 +66,38 @@ class SessionVoice:
             self._on_step = on_step
             self._night_gen += 1
             self._lines.put(("night", game, self._night_gen))
+
+    def prepare(self, games: Sequence[Game], lines: Sequence[str]) -> None:
+        """Make the calls of `games`' nights and days and the announcements `lines`
+        ahead, when the engine can (a neural voice that is slower than the table must
+        never be late); never blocks: the scripts are built on a thread of their own.
+        The same request twice prepares once."""
+        prepare = getattr(self.session.engine, "prepare", None)
+        if prepare is None or not games:
+            return
+        key = (
+            [(g.ruleset.id, g.lang, g.night, g.players, sorted(g.counts.items())) for g in games],
+            list(lines),
+        )
+        with self._lock:
+            if key == self._prepared or self._closing:
+                return
+            self._prepared = key
+            before = self._preparation
+        if before is not None:
+            before.cancel()
+        lang = games[0].lang
+
+        def start() -> None:
+            with contextlib.suppress(Exception):  # the night will say what is wrong
+                scripts = [g.script(phase) for g in games for phase in ("night", "day")]
+                preparation = prepare(scripts, lines=[(text, lang) for text in lines])
+                with self._lock:
+                    self._preparation = preparation
+                    if self._closing:
+                        preparation.cancel()
+
+        threading.Thread(target=start, name="table-prepare", daemon=True).start()
 
     def stop_night(self) -> None:
         with self._lock:
@@ -79,6 +115,8 @@ class SessionVoice:
             playing = self._playing
         if playing is not None:
             playing.stop()
+        if self._preparation is not None:
+            self._preparation.cancel()
         self._lines.put(None)
         self._thread.join(timeout=10)
         self._unsubscribe()

@@ -29,10 +29,12 @@ from narrator.session.config import Settings, SettingsStore, audio_settings
 from narrator.tui import text
 from narrator.tui.commands import NarratorCommands
 from narrator.tui.pack_flow import VoicePackFlow
+from narrator.tui.preparing import NightPreparer
 from narrator.tui.screens.games import GamesScreen
 
 if TYPE_CHECKING:
     from narrator.rules.catalog import Catalog
+    from narrator.script import Script
     from narrator.session.clock import Clock
     from narrator.session.engine import AudioChoices, NightEngine
     from narrator.session.game import Game
@@ -104,6 +106,8 @@ class NarratorApp(VoicePackFlow):
         # `run_app` turns this on: SIGTERM and SIGHUP end the app the way q does, so
         # the terminal is given back (no alternate screen, no mouse, the cursor on).
         self.handle_signals = False
+        # The chosen night's calls, made ahead while the table sets up.
+        self.preparer = NightPreparer(engine, self._show_preparation)
 
     def get_key_display(self, binding: Binding) -> str:
         """Key names in the app's language where they are words (space)."""
@@ -168,6 +172,7 @@ class NarratorApp(VoicePackFlow):
         self._close()  # quitting mid-night silences the speaker at once
 
     def _close(self) -> None:
+        self.preparer.cancel()
         if self._session is not None:
             self._session.close()
         else:
@@ -262,6 +267,31 @@ class NarratorApp(VoicePackFlow):
         from narrator.tui.screens.preview import PreviewScreen
 
         self.push_screen(PreviewScreen(self.game, wpm, self.audio_problem))
+
+    # -- the night's calls, prepared while the table sets up (tui/preparing.py) -----
+    def on_setup_screen_selection_changed(self) -> None:
+        self.prepare_night()
+
+    def on_preview_screen_night_changed(self) -> None:
+        self.prepare_night()
+
+    def prepare_night(self) -> None:
+        game = self.game
+        if game is not None and game.valid:
+            self._prepare([game.script("night"), game.script("day")], self.engine.settings)
+
+    @work(thread=True, exclusive=True, group="prepare")
+    def _prepare(self, scripts: list[Script], settings: object) -> None:
+        self.preparer.prepare(scripts, settings)
+
+    def _show_preparation(self, line: str) -> None:  # from the preparation's threads
+        def show() -> None:
+            for screen in self.screen_stack:
+                setter = getattr(screen, "set_voice_ready", None)
+                if setter is not None:
+                    setter(line)
+
+        self.call_from_thread(show)
 
     def on_setup_screen_play_requested(self) -> None:
         self.start_night()
@@ -371,6 +401,7 @@ class NarratorApp(VoicePackFlow):
                 self._save(settings)
                 self.apply_language()
                 self.notify(text.t("Settings saved."))
+                self.prepare_night()  # another voice or rate: other calls
 
         from narrator.tui.screens.settings import SettingsScreen
 

@@ -3,6 +3,19 @@ the composition root (`narrator.compose.make_app`) to give the app."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from narrator.audio.synth import Voice
+
+
+def voice_label(voice: Voice) -> str:
+    """A voice as the settings list it: name, engine, languages, sex, licence note."""
+    parts = [voice.engine, ",".join(voice.languages), (voice.gender or "-").lower()]
+    if voice.licence:
+        parts.append(f"licence: {voice.licence}")
+    return f"{voice.name} [{'; '.join(parts)}]"
+
 
 class RealChoices:
     """Voices and devices from the audio layer; none when it cannot tell."""
@@ -16,7 +29,7 @@ class RealChoices:
                 from narrator.audio import list_voices
 
                 self._voices[lang] = [
-                    (v.id, v.name) for v in list_voices(lang) if v.engine != "voicepack"
+                    (v.id, voice_label(v)) for v in list_voices(lang) if v.engine != "voicepack"
                 ]
             except Exception:
                 return []

@@ -51,8 +51,17 @@ def render(script: Script, cache: object, **settings: object) -> Timeline:
 
 @functools.cache
 def _shared_cache() -> Path:
+    """A cache folder for the renders these helpers make. Under pytest its speech
+    is the run's shared speech cache (tests/conftest.py, `_speech_cache`), so a night
+    a neural voice made for one test (Kokoro's Italian: seconds a call) is made once
+    for the whole run, on every worker."""
     folder = Path(tempfile.mkdtemp(prefix="narrator-sound-tests-"))
     atexit.register(shutil.rmtree, folder, True)
+    shared = Path(os.environ.get("XDG_CACHE_HOME", "/nonexistent")) / "narrator" / "speech"
+    if os.environ.get("PYTEST_CURRENT_TEST") and shared.is_dir():
+        (folder / "cache" / "narrator").mkdir(parents=True)
+        for link in (folder / "speech", folder / "cache" / "narrator" / "speech"):
+            link.symlink_to(shared.resolve())
     return folder
 
 
@@ -72,7 +81,7 @@ def narrator(*args: str, data: Path | None = None) -> subprocess.CompletedProces
         [sys.executable, "-m", "narrator.cli", *args],
         capture_output=True,
         text=True,
-        timeout=180,
+        timeout=800,  # a cold neural voice on a loaded machine
         env=env,
         check=False,
     )

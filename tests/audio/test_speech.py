@@ -156,7 +156,8 @@ def test_render_command_writes_sound_and_timeline_and_keeps_stdout_clean(
 def test_cli_render_of_a_real_ruleset(tmp_path: Path) -> None:
     out = subprocess.run(
         [sys.executable, "-m", "narrator.cli", "render", "onuw", "--players", "3"]
-        + ["--roles", "werewolf:2,villager:3,tanner", "--no-bed", "--lang", "it"]
+        # espeak-ng's Italian, named: Kokoro's (the default) is tests/audio/test_kokoro.py's
+        + ["--roles", "werewolf:2,villager:3,tanner", "--no-bed", "--lang", "it", "--voice", "it"]
         + ["--out", str(tmp_path / "n.wav"), "--timeline", str(tmp_path / "t.json")],
         capture_output=True,
         text=True,

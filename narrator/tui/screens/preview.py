@@ -43,6 +43,9 @@ class PreviewScreen(Screen[None]):
     class ExportRequested(Message):
         pass
 
+    class NightChanged(Message):
+        """The night shown changed (its language, a time): the app prepares its calls."""
+
     class ActionTimeChanged(Message):
         def __init__(self, role_id: str, seconds: float) -> None:
             super().__init__()
@@ -61,6 +64,7 @@ class PreviewScreen(Screen[None]):
         table: DataTable[str | Text] = DataTable(id="calls", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static("", id="summary")
+        yield Static("", id="voice-ready")
         yield NarratorFooter()
 
     def on_mount(self) -> None:
@@ -118,6 +122,13 @@ class PreviewScreen(Screen[None]):
             lines.append(f"[red]{shape(problem.format(problem=self.audio_problem))}[/]")
         self.query_one("#summary", Static).update("\n".join(lines))
         self.refresh_bindings()
+        self.post_message(self.NightChanged())
+
+    def set_voice_ready(self, line: str) -> None:
+        """How far the night's calls are prepared (empty: nothing to say)."""
+        ready = self.query_one("#voice-ready", Static)
+        ready.update(line)
+        ready.display = bool(line)
 
     def set_audio_problem(self, problem: str | None) -> None:
         self.audio_problem = problem

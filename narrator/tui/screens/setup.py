@@ -49,6 +49,9 @@ class SetupScreen(Screen[None]):
     class RecordRequested(Message):
         """Record this game's lines in a friend's voice (a voice pack)."""
 
+    class SelectionChanged(Message):
+        """The night chosen changed (players, roles): the app prepares its calls."""
+
     def __init__(self, game: Game, rng: random.Random | None = None) -> None:
         super().__init__()
         self.game = game
@@ -67,6 +70,7 @@ class SetupScreen(Screen[None]):
             with Vertical(id="right"):
                 yield Static("", id="cards")
                 yield Static("", id="checks")
+                yield Static("", id="voice-ready")
                 if game.many_nights:
                     yield Static(
                         shape(
@@ -118,6 +122,14 @@ class SetupScreen(Screen[None]):
             lines.insert(0, f"[green]✓ {ready}[/]")
         self.query_one("#checks", Static).update("\n".join(lines))
         self.refresh_bindings()
+        if game.valid:
+            self.post_message(self.SelectionChanged())
+
+    def set_voice_ready(self, line: str) -> None:
+        """How far the night's calls are prepared (empty: nothing to say)."""
+        ready = self.query_one("#voice-ready", Static)
+        ready.update(line)
+        ready.display = bool(line)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("play", "preview"):
