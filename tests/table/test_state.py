@@ -536,8 +536,8 @@ def test_one_night_refuses_to_deal_a_role_the_engine_cannot_judge() -> None:
     """The phones deal, so nobody knows the cards: the engine judges the end, and a
     role it cannot run is refused with one line naming it (physical cards still play)."""
     t = table("onuw", 4)
-    deck = {"werewolf": 2, "seer": 1, "paranormal_investigator": 1, "villager": 3}
-    with pytest.raises(TableError, match="cannot run Paranormal Investigator"):
+    deck = {"werewolf": 2, "seer": 1, "copycat": 1, "villager": 3}
+    with pytest.raises(TableError, match="cannot run Copycat"):
         t.start(deck)
     assert t.phase == "lobby" and all(s.card is None for s in t.seats)
     t.start(deck, deal=False)
