@@ -285,6 +285,14 @@ def become(game: Game, act: Act) -> None:
     game.record(act.step, act.seat, "become", cards=[seen], private=True)
 
 
+@effect("convert")
+def convert(game: Game, act: Act) -> None:
+    """The card now in front of the actor is the role `into` from now on, wherever it
+    goes (a card conversion: it moves with the card, as a copy does)."""
+    game.seats[act.seat].card.copied = act.ability.into
+    game.record(act.step, act.seat, "become", cards=[act.ability.into], private=True)
+
+
 @effect("ally")
 def ally(game: Game, act: Act) -> None:
     """The actor's card sides with the team of the card just looked at (printed):
@@ -304,7 +312,7 @@ def _draw_allies(game: Game, step: Step, ability: Ability) -> None:
         if card.identity != step.role:
             continue
         if not card.ally:
-            card.ally = game.rng.choice(teams)
+            card.ally = game.chance(teams)
             if place[0] == "seat" and card.role != step.role:
                 game.record(step, place[1], "ally", private=True, why=card.ally)
         if card.role == step.role:

@@ -58,6 +58,10 @@ class Game:
     day: Day = field(default_factory=Day)
     rounds: Rounds = field(default_factory=Rounds)
     tokens: Tokens = field(default_factory=Tokens)  # marks, artifacts, who was turned
+    # what the engine drew by chance, nobody choosing (a side for a Nostradamus card
+    # nobody looked with), in order; a replay gives them back (`to_draw`)
+    drawn: list[str] = field(default_factory=list)
+    to_draw: list[str] = field(default_factory=list)
 
     # -- set up, save, restore -----------------------------------------------------
 
@@ -72,6 +76,7 @@ class Game:
         options: frozenset[str] = frozenset(),
         rng: random.Random | None = None,
         artifacts: Sequence[str] | None = None,
+        drawn: Sequence[str] = (),
     ) -> Game:
         """A game with `cards[i]` dealt to `players[i]` and `centre` left unseen; a
         role's spare card lies after the centre, and the artifacts' stack is
@@ -85,6 +90,7 @@ class Game:
             ruleset, seats, [Card(c) for c in centre], options=options, rng=rng or random.Random(0)
         )
         sides.deal(game, artifacts, game.rng)
+        game.to_draw = list(drawn)
         return game
 
     def snapshot(self) -> dict[str, Any]:
@@ -148,6 +154,18 @@ class Game:
         not one of them)."""
         cards = [*(s.card for s in self.seats), *self.centre]
         return frozenset(c.role for c in cards if not c.spare)
+
+    def chance(self, choices: Sequence[str]) -> str:
+        """One of `choices` drawn by chance where nobody chooses: from `rng`, or the
+        next of a replay's draws (`to_draw`); kept in `drawn`."""
+        if self.to_draw:
+            value = self.to_draw.pop(0)
+            if value not in choices:
+                raise MoveError(f"the draw '{value}' is not one of: {', '.join(choices)}")
+        else:
+            value = self.rng.choice(list(choices))
+        self.drawn.append(value)
+        return value
 
     def option_id(self, target: Place) -> str:
         return option_id(target)

@@ -36,7 +36,7 @@ from narrator.rules.selection import check_selection
 
 _KEYS = (
     "ruleset", "lang", "players", "deal", "centre", "options", "nights", "days", "rounds",
-    "artifacts", "expect",
+    "artifacts", "drawn", "expect",
 )  # fmt: skip
 
 
@@ -126,6 +126,7 @@ def to_scenario(replay: Replay) -> dict[str, Any]:
         }
         | ({"rounds": rounds} if rounds else {})
         | ({"artifacts": stack} if stack else {})
+        | ({"drawn": list(game.drawn)} if game.drawn else {})
     )
 
 
@@ -192,6 +193,9 @@ def run(data: dict[str, Any], ruleset_of: Callable[[str], Ruleset]) -> Replay:
         not isinstance(artifacts, list) or not all(isinstance(a, str) for a in artifacts)
     ):
         raise ScenarioError("'artifacts' must be the artifacts' stack, top first: a list of ids")
+    drawn = data.get("drawn") or []
+    if not isinstance(drawn, list) or not all(isinstance(d, str) for d in drawn):
+        raise ScenarioError("'drawn' must be what the engine drew by chance, in order: a list")
     try:
         game = Game.deal(
             ruleset,
@@ -201,6 +205,7 @@ def run(data: dict[str, Any], ruleset_of: Callable[[str], Ruleset]) -> Replay:
             options=options,
             rng=random.Random(0),
             artifacts=artifacts,
+            drawn=drawn,
         )
     except MoveError as exc:
         raise ScenarioError(f"artifacts: {exc}") from None

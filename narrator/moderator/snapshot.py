@@ -57,6 +57,7 @@ def snapshot(game: Game) -> dict[str, Any]:
         "artifacts": {str(i): a for i, a in game.tokens.artifacts.items()},
         "stack": list(game.tokens.stack),
         "turned": {str(i): r for i, r in game.tokens.turned.items()},
+        "drawn": list(game.drawn),
         "log": [e.to_dict() for e in game.log],
     }
 
@@ -147,6 +148,7 @@ def restore(
             disturbed={seat_no(i) for i in data["disturbed"]},
             over=bool(data["rounds_over"]),
         ),
+        drawn=[str(d) for d in data.get("drawn", [])],
         tokens=Tokens(
             marks={seat_no(i): token(m, "mark") for i, m in data.get("marks", {}).items()},
             artifacts={

@@ -44,6 +44,8 @@ The vocabulary (each effect is one word, applied in the order listed):
   (looked at or moved a card: the Aura Seer);
 - `tap`: the player beside the actor on the named side feels a tap and learns who
   tapped them (the Thing);
+- `convert`: the card now in front of the actor is the role `into:` from now on,
+  wherever it goes (the Body Snatcher's stolen card, an Oracle's answer);
 - `protect`, `kill` and `arrest` (timing `dawn`): collected through the night and
   applied at dawn by `priority`, lowest first: a protected player is not killed or
   arrested that night; an arrested player (Mafia's Prisoner) is alive but out of play:
@@ -89,7 +91,7 @@ from narrator.rules.model import ALWAYS, Condition, Text
 Effect = Literal[
     "see", "see_own", "swap", "swap_own", "copy", "know", "swap_last", "rotate", "shield",
     "reveal", "learn", "kill", "protect", "arrest", "swap_spare", "become", "ally",
-    "artifact", "mark", "aura", "tap",
+    "artifact", "mark", "aura", "tap", "convert",
     "answer", "accuse", "hide", "disturb", "capture", "self_capture", "pass",
 ]  # fmt: skip
 EFFECTS: tuple[str, ...] = get_args(Effect)
@@ -211,6 +213,7 @@ class Ability:
     stop: tuple[Match, ...] = ()
     mark: str = ""  # mark: the mark given (a token of kind mark)
     thumbs: tuple[str, ...] = ()  # aura: the acts that raise a thumb (`ACTS`)
+    into: str = ""  # convert: the role the actor's card is from now on
     line: int = 0
 
 

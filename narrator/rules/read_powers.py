@@ -116,6 +116,11 @@ def ability(ctx: ReadContext, value: Any, what: str, line: int) -> Ability:
         raise f.error("stop", f"{what} stops on a card it looked at, but it looks at none")
     if "mark" in effects and not f.has("mark"):
         raise f.error(None, f"{what} does 'mark'; say which with 'mark: TOKEN'")
+    if "convert" in effects and not f.has("into"):
+        raise f.error(None, f"{what} does 'convert'; say into which role with 'into: ROLE'")
+    into = f.get("into", str, "")
+    if into:
+        known(ctx, f, "into", (into,))
     if "aura" in effects and not f.has("thumbs"):
         raise f.error(None, f"{what} does 'aura'; say which acts count with 'thumbs'")
     thumbs = f.ids("thumbs")
@@ -174,6 +179,7 @@ def ability(ctx: ReadContext, value: Any, what: str, line: int) -> Ability:
         stop=stop,
         mark=f.get("mark", str, ""),
         thumbs=thumbs,
+        into=into,
         say=text(ctx, f.raw("say"), f"'say' of {what}", f.line_of("say")) if f.has("say") else None,
         label=text(ctx, f.raw("label"), f"'label' of {what}", f.line_of("label"))
         if f.has("label")
