@@ -409,8 +409,11 @@ class Flow:
     def _close_countdown(self) -> None:
         win = None
         if self.dealt and self.ruleset.outcome is not None:
-            cards, centre = self._cards_now()
-            end = outcome.countdown(self.ruleset, cards, centre, self.ballot)
+            if self.engine is not None:  # the night's engine: its tokens count too
+                end = outcome.judge(self.engine, self.ballot)
+            else:
+                cards, centre = self._cards_now()
+                end = outcome.countdown(self.ruleset, cards, centre, self.ballot)
             dead, shot, win = list(end.dead), list(end.shot), end.winners
         else:  # physical cards: nobody knows them, so nobody knows who the Hunter is
             vote = self.ruleset.outcome.vote if self.ruleset.outcome is not None else None
