@@ -270,7 +270,8 @@ def test_one_night_vote_reveals_everything_at_once() -> None:
     assert not t.seats[1].alive
     reveal = t.reveal
     assert reveal is not None and len(reveal.cards) == 5 and len(reveal.unseen) == 3
-    assert [e.kind for e in t.events] == ["dealt", "night", "vote", "dead", "end"]
+    # at dawn, what the night left in the open is told ("found": nothing, here)
+    assert [e.kind for e in t.events] == ["dealt", "night", "found", "vote", "dead", "end"]
 
 
 def test_one_night_hunter_shot_is_his_vote() -> None:
