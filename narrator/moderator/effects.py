@@ -10,10 +10,11 @@ nothing else decides what an effect does.
 Adding an effect is adding its word to `rules.powers.Effect`, one function here
 (`@effect("word")`), and its words in `words.py` (a journal line, a story line).
 A test holds the registry and the vocabulary equal. An effect may also say which
-players it can never pick (`@refuses`: a card that already has an artifact), whether
-it can be used at all now (`@ready`: an artifact left in the stack), and what it
-does when its call ends whoever answered it (`@at_close`: a side drawn for a
-Nostradamus card nobody looked with).
+players it can never pick (`REFUSES`: a card that already has an artifact), whether
+it can be used at all now (`READY`: an artifact left in the stack), and what it does
+when its call ends, whoever answered it (`AT_CLOSE`: a side drawn for a Nostradamus
+card nobody looked with). The effects One Night's boxes brought are in
+`box_effects.py`, registered here the same way.
 
 A card's face is what a look shows (`Card.role`): whoever looks at or takes the
 Doppelganger's card sees the Doppelganger (seed 004: she checks she "still has the
@@ -26,10 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from narrator.moderator.board import Card, Place, Step
+from narrator.moderator.board import Place, Step
 from narrator.moderator.dawn import DawnEffect, Pending
-from narrator.moderator.log import Entry
-from narrator.rules.powers import NONE as _NONE
 from narrator.rules.powers import Ability
 
 if TYPE_CHECKING:
@@ -70,16 +69,6 @@ def effect(word: str) -> Callable[[Effect], Effect]:
 
     def register(function: Effect) -> Effect:
         REGISTRY[word] = function
-        return function
-
-    return register
-
-
-def refuses(word: str) -> Callable[[Refuses], Refuses]:
-    """Register which players the effect `word` can never pick (the table sees why)."""
-
-    def register(function: Refuses) -> Refuses:
-        REFUSES[word] = function
         return function
 
     return register
@@ -186,7 +175,8 @@ def reveal(game: Game, act: Act) -> None:
 # -- moving cards --------------------------------------------------------------------
 
 
-def _exchange(game: Game, a: Place, b: Place) -> None:
+def exchange(game: Game, a: Place, b: Place) -> None:
+    """The cards at two places change places (what every swap does)."""
     ca, cb = game.card_at(a), game.card_at(b)
     game.put(a, cb)
     game.put(b, ca)
@@ -196,14 +186,14 @@ def _exchange(game: Game, a: Place, b: Place) -> None:
 def swap(game: Game, act: Act) -> None:
     """The two picked cards change places."""
     a, b = act.targets
-    _exchange(game, a, b)
+    exchange(game, a, b)
     game.record(act.step, act.seat, "swap", targets=act.targets, private=True)
 
 
 @effect("swap_own")
 def swap_own(game: Game, act: Act) -> None:
     """The actor's card and the picked one change places."""
-    _exchange(game, ("seat", act.seat), act.target)
+    exchange(game, ("seat", act.seat), act.target)
     game.record(act.step, act.seat, "swap_own", targets=act.targets, private=True)
 
 
@@ -214,7 +204,7 @@ def swap_last(game: Game, act: Act) -> None:
     actor's own card it is a swap of their own (said as such)."""
     if act.previous is None:
         return
-    _exchange(game, act.previous, act.target)
+    exchange(game, act.previous, act.target)
     if act.target == ("seat", act.seat):
         game.record(act.step, act.seat, "swap_own", targets=[act.previous], private=True)
     else:
@@ -253,140 +243,6 @@ def copy(game: Game, act: Act) -> None:
     game.tonight.copying.pop(act.seat, None)
     if role not in act.ability.later and game.abilities_of(role):
         game.tonight.copying[act.seat] = role
-
-
-@effect("swap_spare")
-def swap_spare(game: Game, act: Act) -> None:
-    """The picked card changes places with the card lying in the place of the
-    actor's role's spare card (`spare:`; the Alpha Wolf's werewolf, centre card 4):
-    whatever lies there now."""
-    spare = spare_place(game, act.role)
-    _exchange(game, act.target, spare)
-    game.record(act.step, act.seat, "swap", targets=[act.target, spare], private=True)
-
-
-def spare_place(game: Game, role: str) -> Place:
-    """Where `role`'s spare card was dealt: after the centre, one place per role that
-    brings one, in the ruleset's order."""
-    chosen = game.chosen()
-    bringing = [r for r in game.ruleset.role_ids if r in chosen and (game.powers(r) or _NONE).spare]
-    return ("centre", len(game.centre) - len(bringing) + bringing.index(role))
-
-
-@effect("become")
-def become(game: Game, act: Act) -> None:
-    """The actor becomes the role of the card just looked at, when it matches the
-    power's `stop`: the card in front of them is that role from now on (the change
-    moves with it, as a copy does); they do not wake for it."""
-    seen = game.card_at(act.target).role
-    if not any(game.matches(seen, m) for m in act.ability.stop):
-        return
-    game.seats[act.seat].card.copied = seen
-    game.record(act.step, act.seat, "become", cards=[seen], private=True)
-
-
-@effect("convert")
-def convert(game: Game, act: Act) -> None:
-    """The card now in front of the actor is the role `into` from now on, wherever it
-    goes (a card conversion: it moves with the card, as a copy does)."""
-    game.seats[act.seat].card.copied = act.ability.into
-    game.record(act.step, act.seat, "become", cards=[act.ability.into], private=True)
-
-
-@effect("ally")
-def ally(game: Game, act: Act) -> None:
-    """The actor's card sides with the team of the card just looked at (printed):
-    its holder wins only beside that team, alive, without being one of them."""
-    team = game.ruleset.role(game.card_at(act.target).role).team
-    game.seats[act.seat].card.ally = team
-    game.record(act.step, act.seat, "ally", targets=act.targets, private=True, why=team)
-
-
-def _draw_allies(game: Game, step: Step, ability: Ability) -> None:
-    """When the call ends, every card of the role that sides with nobody yet (its
-    holder looked at nothing, or it lies in the centre) is given a side drawn among
-    the teams of the cards in the game; the printed card's side is told to the
-    whole table, as the app tells it, whoever holds it (a copy's is its holder's)."""
-    teams = sorted({game.ruleset.role(r).team for r in game.chosen()})
-    for place, card in _cards(game):
-        if card.identity != step.role:
-            continue
-        if not card.ally:
-            card.ally = game.chance(teams)
-            if place[0] == "seat" and card.role != step.role:
-                game.record(step, place[1], "ally", private=True, why=card.ally)
-        if card.role == step.role:
-            game.log.append(Entry(step.night, step.id, step.role, "sides", None, why=card.ally))
-
-
-AT_CLOSE["ally"] = _draw_allies
-
-
-def _cards(game: Game) -> list[tuple[Place, Card]]:
-    """Every card with its place: the players' in seat order, then the centre's."""
-    seats: list[tuple[Place, Card]] = [(("seat", i), s.card) for i, s in enumerate(game.seats)]
-    return seats + [(("centre", k), c) for k, c in enumerate(game.centre)]
-
-
-# -- tokens: artifacts, marks ----------------------------------------------------------
-
-
-@effect("artifact")
-def artifact(game: Game, act: Act) -> None:
-    """The top artifact of the stack goes face down on the picked player's card,
-    unseen by the actor; its holder looks at it (a private line), and the table sees
-    that an artifact lies there (said at dawn)."""
-    seat = act.target[1]
-    token = game.tokens.stack.pop(0)
-    game.tokens.artifacts[seat] = token
-    game.record(act.step, act.seat, "artifact", targets=act.targets, private=True)
-    game.record(act.step, seat, "found", targets=act.targets, cards=[token], private=True)
-
-
-REFUSES["artifact"] = lambda game, seat: seat in game.tokens.artifacts
-READY["artifact"] = lambda game: bool(game.tokens.stack)
-
-
-@effect("mark")
-def mark(game: Game, act: Act) -> None:
-    """The picked players (or, `target: self`, the actor) get the mark `mark:`; the
-    mark each had goes back, unseen."""
-    places = act.targets or (("seat", act.seat),)
-    for _kind, seat in places:
-        game.tokens.marks[seat] = act.ability.mark
-    game.record(act.step, act.seat, "mark", targets=places, cards=[act.ability.mark], private=True)
-
-
-# -- what the actor learns of the others --------------------------------------------
-
-
-@effect("aura")
-def aura(game: Game, act: Act) -> None:
-    """The actor learns who, earlier tonight, did one of the acts `thumbs` (looked at
-    or moved a card): they raise a thumb. A call answered with nothing is no act."""
-    did = sorted(
-        {
-            e.seat
-            for e in game.log
-            if e.night == game.night
-            and e.kind in act.ability.thumbs
-            and e.seat is not None
-            and e.seat != act.seat
-            and e.step != act.step.id
-        }
-    )
-    game.record(act.step, act.seat, "aura", targets=[("seat", i) for i in did], private=True)
-
-
-@effect("tap")
-def tap(game: Game, act: Act) -> None:
-    """The player beside the actor on the named side (`left`: the next seat
-    clockwise) feels a tap on the shoulder and knows who tapped them."""
-    side = act.target[0]
-    seat = (act.seat + (1 if side == "left" else -1)) % len(game.seats)
-    game.record(act.step, act.seat, "tap", targets=[("seat", seat)], private=True, why=side)
-    toward = "right" if side == "left" else "left"  # where the actor sits, for them
-    game.record(act.step, seat, "tapped", targets=[("seat", act.seat)], private=True, why=toward)
 
 
 # -- what waits for dawn -------------------------------------------------------------
@@ -478,3 +334,7 @@ def self_capture(game: Game, act: Act) -> None:
 @effect("pass")
 def pass_(game: Game, act: Act) -> None:
     """Nothing the engine holds: the turn cards are on the table."""
+
+
+# One Night's boxes brought more effects: they register from their own module.
+from narrator.moderator import box_effects as _box_effects  # noqa: E402, F401
