@@ -348,3 +348,15 @@ def test_a_mistake_in_the_new_keys_is_one_line_with_file_and_line(
     assert error in message, message
     assert re.match(r"onuw\.yaml:\d+: ", message), message
     assert "\n" not in message
+
+
+def test_the_docs_count_the_roles_the_engine_runs() -> None:
+    """docs/ONUW.md and docs/ENGINE.md say how many of One Night's roles run: the
+    engine's own count (a doc the code made false is a defect)."""
+    from narrator.moderator import runnable_roles
+
+    runs, every = len(runnable_roles(onuw())), len(onuw().roles)
+    assert f"runs **{runs} roles**" in (ROOT / "docs" / "ONUW.md").read_text("utf-8")
+    assert f"| One Night | {runs} of {every} roles" in (ROOT / "docs" / "ENGINE.md").read_text(
+        "utf-8"
+    )
