@@ -19,8 +19,9 @@ role's calls from then on only for what she has not done: meeting the others
 where they are awake. A role in the copy power's `later` she plays at its own call,
 after its holders.
 
-A power may `stop` the actor's call: a look at a card matching it ends what the
-actor may still do at this call (the Paranormal Investigator's second look). A pick
+A power may `stop` the actor's night as that role: a look at a card matching it
+spends the role's other powers that pick (the Paranormal Investigator's second look;
+a Doppelganger who copied him and stopped at once is not asked again at his call). A pick
 may ask for the players the actor met tonight (`known: true`) or for none of them
 (`known: false`): what they know, never what the cards are.
 """
@@ -56,7 +57,6 @@ class Tonight:
     groups: dict[tuple[str, str], dict[int, int]] = field(default_factory=dict)
     group_prompts: dict[tuple[str, int], Prompt] = field(default_factory=dict)
     dawn: list[Pending] = field(default_factory=list)  # applied by `dawn.dawn`
-    stopped: set[tuple[str, int]] = field(default_factory=set)  # (step, seat): a `stop`
 
 
 def begin(game: Game) -> list[Step]:
@@ -66,7 +66,6 @@ def begin(game: Game) -> list[Step]:
     tonight.used.clear()
     tonight.last_pick.clear()
     tonight.group_prompts.clear()
-    tonight.stopped.clear()
     for seat in game.seats:
         playing = seat.alive and seat.free
         seat.acts_as = game.acts_as(seat.card.identity) if playing else None
@@ -248,7 +247,9 @@ def act(game: Game, step: Step, seat: int, choice: list[str]) -> list[Entry]:
     was = tonight.copying.get(seat)
     effects.apply(game, Act(step, seat, asked.role, ability, tuple(picked), previous))
     if any(game.matches(game.card_at(p).role, m) for p in picked for m in ability.stop):
-        tonight.stopped.add((step.id, seat))  # a look that ends the actor's call
+        for rest in game.abilities_of(asked.role):  # a look that ends the role's night
+            if rest.picks:
+                _use(game, seat, asked.role, rest)
     copied = tonight.copying.get(seat)
     if copied is not None and copied != was:  # a copy acting at once: its own looks now
         for own in abilities(game, step, seat, picks=False):
@@ -357,8 +358,6 @@ def abilities(game: Game, step: Step, seat: int, *, picks: bool) -> list[Ability
     copying = seat in tonight.copying
     role = role_of(game, step, seat)
     used = tonight.used.get(seat, set())
-    if picks and (step.id, seat) in tonight.stopped:
-        return []  # a look that stopped the call (`stop`)
     alone = _alone(game, step, seat, role)
     out = []
     for a in game.abilities_of(role):
