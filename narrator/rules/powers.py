@@ -208,8 +208,8 @@ class Ability:
     label: Text | None = None  # an action: its name on the phone's button
     not_by: Match | None = None  # an action these cards may not take
     only: tuple[Only, ...] = ()  # targets reserved to some cards (the Minister's capture)
-    # a look that matches one of these ends the actor's call: their later powers of
-    # this call are not offered (the Paranormal Investigator stops on a werewolf)
+    # a look that matches one of these ends the actor's night as that role: its other
+    # powers that pick are spent (the Paranormal Investigator stops on a werewolf)
     stop: tuple[Match, ...] = ()
     mark: str = ""  # mark: the mark given (a token of kind mark)
     thumbs: tuple[str, ...] = ()  # aura: the acts that raise a thumb (`ACTS`)
