@@ -30,6 +30,8 @@ class Card:
 
     role: str
     copied: str | None = None
+    spare: bool = False  # a role's spare card (the Alpha Wolf's), not of the deck
+    ally: str = ""  # the team its holder wins beside, not as one of them (Nostradamus)
 
     @property
     def identity(self) -> str:

@@ -1,8 +1,12 @@
 """The day: One Night's vote of everyone at once, and the many-night games'
 accusation and ballot, counted by `votes.py` and applied to the game.
 
-A death follows a death (the Hunter's shot) until none is pending; every death is
-logged with its `Cause`, and a vote that kills nobody is one `nobody_dies` entry.
+One Night's vote first turns whom the rules turn (`turns`: the Cursed a werewolf
+votes for is a werewolf), then is counted with what the cards change
+(`modifiers`: the Prince, the Bodyguard's shield), read on the cards and tokens as
+the night left them. A death follows a death (the Hunter's shot) until none is
+pending; every death is logged with its `Cause`, and a vote that kills nobody is
+one `nobody_dies` entry.
 """
 
 from __future__ import annotations
@@ -10,11 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from narrator.moderator import votes
+from narrator.moderator import sides, votes
 from narrator.moderator.board import MoveError
 from narrator.moderator.log import Cause, Entry, Kind
-from narrator.moderator.votes import most_voted
-from narrator.rules.powers import VoteRule
+from narrator.rules.powers import Match, VoteRule
 
 if TYPE_CHECKING:
     from narrator.moderator.game import Game
@@ -49,22 +52,61 @@ def vote(game: Game, ballot: dict[int, int | None]) -> list[int]:
         if not game.seats[target].alive:
             raise MoveError(f"{name} votes for {game.seats[target].name}, who is dead")
     _votes(game, "vote", ballot)
-    dead = most_voted(ballot, rule.min_votes)
-    for seat in dead:
+    _turn(game, rule, ballot)
+    counted = votes.count(ballot, rule.min_votes, modifiers(game, rule))
+    for seat, why in counted.spared:
+        game.log.append(Entry(game.night, "day", "", "spared", seat, why=why))
+    for seat in counted.dead:
         game.die(seat, Cause.VOTE)
-    if not dead:
+    if not counted.dead:
         game.record(None, None, "nobody_dies", why=Cause.VOTE)
     # Deaths that follow a death (the Hunter's shot), until none is pending.
     i = 0
     while i < len(game.dead_order):
         seat = game.dead_order[i]
-        powers = game.powers(game.seats[seat].card.identity)
+        powers = game.powers(sides.power_role(game, seat))
         target = ballot.get(seat)
         shoots = powers is not None and powers.on_death == "shoot_vote"
         if shoots and target is not None and game.seats[target].alive:
             game.die(target, Cause.SHOT, by=seat)
         i += 1
     return list(game.dead_order)
+
+
+def modifiers(game: Game, rule: VoteRule) -> votes.Modifiers:
+    """The vote's modifiers as the players' cards and tokens are at the end of the
+    night: whose powers (`power_role`: the card, or an artifact's role) are a
+    Prince's or a Bodyguard's, and who is spared by whose vote (the voter's side)."""
+    everyone = range(len(game.seats))
+
+    def powered(matches: tuple[Match, ...]) -> frozenset[int]:
+        return frozenset(i for i in everyone if any(sides.has_power(game, i, m) for m in matches))
+
+    spared: dict[int, frozenset[int]] = {}
+    for rule_ in rule.spared:
+        for i in everyone:
+            if sides.has_power(game, i, rule_.who):
+                by = frozenset(v for v in everyone if v != i and game.counts(v, rule_.by))
+                spared[i] = spared.get(i, frozenset()) | by
+    return votes.Modifiers(powered(rule.uncounted), powered(rule.shields), spared)
+
+
+def _turn(game: Game, rule: VoteRule, ballot: dict[int, int | None]) -> None:
+    """A player a `turns` rule is about, voted for by a voter matching its `by`
+    (their side at the end of the night), becomes its `to` -- when several rules
+    could turn them, the one with the most such voters, the first listed on a tie
+    (a Cursed voted for by a werewolf and a vampire alike)."""
+    for seat in range(len(game.seats)):
+        best: tuple[int, str] | None = None
+        for turn in rule.turns:
+            if not sides.has_power(game, seat, turn.who):
+                continue
+            n = sum(1 for v, t in ballot.items() if t == seat and game.counts(v, turn.by))
+            if n and (best is None or n > best[0]):
+                best = (n, turn.to)
+        if best is not None:
+            game.tokens.turned[seat] = best[1]
+            game.log.append(Entry(game.night, "day", "", "turned", seat, cards=(best[1],)))
 
 
 def accuse(game: Game, accusations: dict[int, int | None]) -> list[int]:

@@ -9,7 +9,12 @@ nothing else decides what an effect does.
 
 Adding an effect is adding its word to `rules.powers.Effect`, one function here
 (`@effect("word")`), and its words in `words.py` (a journal line, a story line).
-A test holds the registry and the vocabulary equal.
+A test holds the registry and the vocabulary equal. An effect may also say which
+players it can never pick (`REFUSES`: a card that already has an artifact), whether
+it can be used at all now (`READY`: an artifact left in the stack), and what it does
+when its call ends, whoever answered it (`AT_CLOSE`: a side drawn for a Nostradamus
+card nobody looked with). The effects One Night's boxes brought are in
+`box_effects.py`, registered here the same way.
 
 A card's face is what a look shows (`Card.role`): whoever looks at or takes the
 Doppelganger's card sees the Doppelganger (seed 004: she checks she "still has the
@@ -50,7 +55,13 @@ class Act:
 
 
 Effect = Callable[["Game", Act], None]
+Refuses = Callable[["Game", int], bool]
+Ready = Callable[["Game"], bool]
+AtClose = Callable[["Game", Step, Ability], None]
 REGISTRY: dict[str, Effect] = {}
+REFUSES: dict[str, Refuses] = {}
+READY: dict[str, Ready] = {}
+AT_CLOSE: dict[str, AtClose] = {}
 
 
 def effect(word: str) -> Callable[[Effect], Effect]:
@@ -61,6 +72,27 @@ def effect(word: str) -> Callable[[Effect], Effect]:
         return function
 
     return register
+
+
+def ready(game: Game, ability: Ability) -> bool:
+    """Whether every effect of the power can be used now."""
+    return all(READY[w](game) for w in ability.effects if w in READY)
+
+
+def refused(game: Game, ability: Ability, seat: int) -> bool:
+    """Whether some effect of the power can never pick the player at `seat`."""
+    return any(REFUSES[w](game, seat) for w in ability.effects if w in REFUSES)
+
+
+def close(game: Game, step: Step, abilities: list[Ability]) -> None:
+    """What the call's powers' effects do when it ends, whoever answered it: once
+    per effect word (the first power that has it)."""
+    done: set[str] = set()
+    for ability in abilities:
+        for word in ability.effects:
+            if word in AT_CLOSE and word not in done:
+                done.add(word)
+                AT_CLOSE[word](game, step, ability)
 
 
 def apply(game: Game, act: Act) -> None:
@@ -143,7 +175,8 @@ def reveal(game: Game, act: Act) -> None:
 # -- moving cards --------------------------------------------------------------------
 
 
-def _exchange(game: Game, a: Place, b: Place) -> None:
+def exchange(game: Game, a: Place, b: Place) -> None:
+    """The cards at two places change places (what every swap does)."""
     ca, cb = game.card_at(a), game.card_at(b)
     game.put(a, cb)
     game.put(b, ca)
@@ -153,14 +186,14 @@ def _exchange(game: Game, a: Place, b: Place) -> None:
 def swap(game: Game, act: Act) -> None:
     """The two picked cards change places."""
     a, b = act.targets
-    _exchange(game, a, b)
+    exchange(game, a, b)
     game.record(act.step, act.seat, "swap", targets=act.targets, private=True)
 
 
 @effect("swap_own")
 def swap_own(game: Game, act: Act) -> None:
     """The actor's card and the picked one change places."""
-    _exchange(game, ("seat", act.seat), act.target)
+    exchange(game, ("seat", act.seat), act.target)
     game.record(act.step, act.seat, "swap_own", targets=act.targets, private=True)
 
 
@@ -171,7 +204,7 @@ def swap_last(game: Game, act: Act) -> None:
     actor's own card it is a swap of their own (said as such)."""
     if act.previous is None:
         return
-    _exchange(game, act.previous, act.target)
+    exchange(game, act.previous, act.target)
     if act.target == ("seat", act.seat):
         game.record(act.step, act.seat, "swap_own", targets=[act.previous], private=True)
     else:
@@ -301,3 +334,7 @@ def self_capture(game: Game, act: Act) -> None:
 @effect("pass")
 def pass_(game: Game, act: Act) -> None:
     """Nothing the engine holds: the turn cards are on the table."""
+
+
+# One Night's boxes brought more effects: they register from their own module.
+from narrator.moderator import box_effects as _box_effects  # noqa: E402, F401

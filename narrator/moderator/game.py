@@ -30,13 +30,14 @@ from narrator.moderator import dawn as dawn_
 from narrator.moderator import day as day_
 from narrator.moderator import night as night_
 from narrator.moderator import rounds as rounds_
+from narrator.moderator import sides, wins
 from narrator.moderator import snapshot as snapshot_
-from narrator.moderator import wins
 from narrator.moderator.board import Card, MoveError, Place, Prompt, Seat, Step, option_id
 from narrator.moderator.day import Day
 from narrator.moderator.log import Cause, Entry, Kind
 from narrator.moderator.night import Tonight
 from narrator.moderator.rounds import Rounds
+from narrator.moderator.sides import Side, Tokens
 from narrator.rules.model import Ruleset
 from narrator.rules.powers import Ability, Match, Powers
 
@@ -56,6 +57,11 @@ class Game:
     tonight: Tonight = field(default_factory=Tonight)
     day: Day = field(default_factory=Day)
     rounds: Rounds = field(default_factory=Rounds)
+    tokens: Tokens = field(default_factory=Tokens)  # marks, artifacts, who was turned
+    # what the engine drew by chance, nobody choosing (a side for a Nostradamus card
+    # nobody looked with), in order; a replay gives them back (`to_draw`)
+    drawn: list[str] = field(default_factory=list)
+    to_draw: list[str] = field(default_factory=list)
 
     # -- set up, save, restore -----------------------------------------------------
 
@@ -69,16 +75,23 @@ class Game:
         *,
         options: frozenset[str] = frozenset(),
         rng: random.Random | None = None,
+        artifacts: Sequence[str] | None = None,
+        drawn: Sequence[str] = (),
     ) -> Game:
-        """A game with `cards[i]` dealt to `players[i]` and `centre` left unseen."""
+        """A game with `cards[i]` dealt to `players[i]` and `centre` left unseen; a
+        role's spare card lies after the centre, and the artifacts' stack is
+        `artifacts` (top first), else shuffled from `rng` (`sides.deal`)."""
         if len(cards) != len(players):
             raise MoveError(f"{len(players)} players but {len(cards)} cards dealt")
         for role_id in (*cards, *centre):
             ruleset.role(role_id)  # KeyError: unknown role
         seats = [Seat(n, Card(c), c, c) for n, c in zip(players, cards, strict=True)]
-        return cls(
+        game = cls(
             ruleset, seats, [Card(c) for c in centre], options=options, rng=rng or random.Random(0)
         )
+        sides.deal(game, artifacts, game.rng)
+        game.to_draw = list(drawn)
+        return game
 
     def snapshot(self) -> dict[str, Any]:
         """The game as plain JSON data, between two calls (`snapshot.py`)."""
@@ -110,6 +123,9 @@ class Game:
         return powers.does_as if powers is not None and powers.does_as else role_id
 
     def matches(self, role_id: str, match: Match) -> bool:
+        """Whether a role (a card's) matches; a mark or an artifact is never a card's."""
+        if match.mark or match.artifact:
+            return False
         if match.role:
             return role_id == match.role
         if match.team:
@@ -121,11 +137,35 @@ class Game:
         powers = self.powers(self.seats[seat].card.identity)
         return powers.strength if powers is not None else 0
 
+    def side(self, seat: int) -> Side:
+        """Whom the player counts as at the end (`sides.py`: artifact, mark, turned,
+        then the card)."""
+        return sides.side(self, seat)
+
+    def counts(self, seat: int, match: Match) -> bool:
+        """Whether the player matches by their side, their mark or their artifact."""
+        return sides.counts(self, seat, match)
+
     def team_of(self, seat: int) -> str:
-        return self.ruleset.role(self.seats[seat].card.identity).team
+        return sides.side(self, seat).team
 
     def chosen(self) -> frozenset[str]:
-        return frozenset([s.dealt for s in self.seats] + [c.role for c in self.centre])
+        """The roles of the deck, wherever the cards lie now (a role's spare card is
+        not one of them)."""
+        cards = [*(s.card for s in self.seats), *self.centre]
+        return frozenset(c.role for c in cards if not c.spare)
+
+    def chance(self, choices: Sequence[str]) -> str:
+        """One of `choices` drawn by chance where nobody chooses: from `rng`, or the
+        next of a replay's draws (`to_draw`); kept in `drawn`."""
+        if self.to_draw:
+            value = self.to_draw.pop(0)
+            if value not in choices:
+                raise MoveError(f"the draw '{value}' is not one of: {', '.join(choices)}")
+        else:
+            value = self.rng.choice(list(choices))
+        self.drawn.append(value)
+        return value
 
     def option_id(self, target: Place) -> str:
         return option_id(target)
@@ -162,7 +202,7 @@ class Game:
         why: str = "",
     ) -> None:
         """Append one entry: `private` to `seat` (its journal) or the table's."""
-        role = self.tonight.copying.get(seat, step.role) if step and seat is not None else ""
+        role = night_.role_of(self, step, seat) if step and seat is not None else ""
         self.log.append(
             Entry(
                 night=step.night if step else self.night,  # a turn: its round

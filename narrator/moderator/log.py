@@ -35,6 +35,16 @@ Kind = Literal[
     "protect",  # the actor's choice, applied at dawn
     "kill",
     "arrest",
+    "become",  # the actor's card is now the role seen (`cards`): the P.I.'s
+    "ally",  # the actor's card sides with the team `why` (Nostradamus's)
+    "artifact",  # the actor put an artifact, unseen, on the target's card
+    "found",  # the holder looked at the artifact on their card (`cards`)
+    "mark",  # the actor gave the mark `cards` to `targets`
+    "aura",  # who raised a thumb: they looked at or moved a card (`targets`)
+    "tap",  # the actor tapped the shoulder of `targets`, on their side `why`
+    "tapped",  # `seat` felt a tap from `targets`, sitting on their side `why`
+    # the night, for the table
+    "sides",  # public: a card of the step's role sides with the team `why`
     # the dawn and the day (public)
     "arrested",  # a player arrested in the night: alive, out of play
     "death",  # `seat` died (`why`: a Cause; `targets`: who shot them)
@@ -43,6 +53,8 @@ Kind = Literal[
     "accuse",  # an accusation, as a vote
     "suspects",  # who the accusation made suspects (`targets`)
     "ballot",  # a vote of the ballot
+    "turned",  # the vote turned `seat` into the role `cards` (the Cursed)
+    "spared",  # the vote could not put `seat` to death (`why`: uncounted or shielded)
     # rounds of turns (Secret Moon; `night` is the round)
     "turn",  # `seat` took the action `why` on `targets` (a role named: `cards`)
     "answer",  # `seat` answered aloud: the action's answer number `why`

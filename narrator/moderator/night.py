@@ -7,12 +7,23 @@ the night* is that role (a Doppelganger answers the calls of the role she copied
 whatever their card is now: a Robber who took a werewolf still wakes as the Robber.
 What a player learns is written in the log, addressed to that seat only.
 
+A role that wakes with another (`wakes_with`: the Alpha and the Mystic Wolf with
+the werewolves) answers that role's call with its own first powers: one call, one
+step, several roles; its extra turns (the Alpha Wolf's at 2b) are steps of its own.
+
 A copy that acts at once (the Doppelganger who copied the Seer, the Robber, the
 Mystic Wolf) does in her own call every power of the copied role that picks or looks
 at her own card -- whichever of the role's calls it belongs to -- and answers the
 role's calls from then on only for what she has not done: meeting the others
-(`know`: the Mystic Wolf's pack) waits for the call where they are awake. A role in
-the copy power's `later` she plays at its own call, after its holders.
+(`know`: the Mystic Wolf's pack) and the lone wolf's look (`alone`) wait for the call
+where they are awake. A role in the copy power's `later` she plays at its own call,
+after its holders.
+
+A power may `stop` the actor's night as that role: a look at a card matching it
+spends the role's other powers that pick (the Paranormal Investigator's second look;
+a Doppelganger who copied him and stopped at once is not asked again at his call). A pick
+may ask for the players the actor met tonight (`known: true`) or for none of them
+(`known: false`): what they know, never what the cards are.
 """
 
 from __future__ import annotations
@@ -27,6 +38,7 @@ from narrator.moderator.board import MoveError, Place, Prompt, Step, pick_words,
 from narrator.moderator.dawn import DAWN_EFFECTS, Pending
 from narrator.moderator.effects import Act
 from narrator.moderator.log import Entry
+from narrator.rules.model import Order
 from narrator.rules.powers import TOUCHES, Ability, Match
 
 if TYPE_CHECKING:
@@ -61,10 +73,11 @@ def begin(game: Game) -> list[Step]:
 
 
 def steps(game: Game) -> list[Step]:
-    """Every call of a role with powers, in the ruleset's order, for the chosen roles."""
+    """Every call of a role with powers, in the ruleset's order, for the chosen roles
+    (a role that wakes with another answers that role's call at its first turn)."""
     chosen = game.chosen()
     answered = {game.acts_as(r) for r in chosen}  # a Pack Leader answers the pack's call
-    calls = []
+    calls: set[tuple[Order, str, int]] = set()
     for role in game.ruleset.roles:
         if role.id not in answered or not (role.powers and role.powers.abilities):
             continue
@@ -74,27 +87,54 @@ def steps(game: Game) -> list[Step]:
         for k in sorted({a.turn for a in role.powers.abilities}):
             for turn in main if k == 0 else extra[k - 1 : k]:
                 if turn.when.holds(chosen, game.night, None, game.options):
-                    calls.append((turn.order, role.id, k))
+                    calls.add((turn.order, own.id if k == 0 else role.id, k))
                     break
-    calls.sort()
     night = game.night
-    return [Step(f"n{night}.{i + 1}", role, night, turn) for i, (_, role, turn) in enumerate(calls)]
+    return [
+        Step(f"n{night}.{i + 1}", role, night, turn)
+        for i, (_, role, turn) in enumerate(sorted(calls))
+    ]
 
 
 def actors(game: Game, step: Step) -> list[int]:
-    """The living seats answering `step`: the card's holders, then those who copied
-    the role (the 5.0 sheet's `*`: a copy acts right after the real one)."""
-    seats = [i for i, s in enumerate(game.seats) if s.alive and s.acts_as == step.role]
-    return sorted(seats, key=lambda i: (game.acts_as(game.seats[i].dealt) != step.role, i))
+    """The living seats answering `step`: the card's holders (and, at its first turn,
+    those of the roles that wake with it), then those who copied the role (the 5.0
+    sheet's `*`: a copy acts right after the real one)."""
+    seats = [i for i, s in enumerate(game.seats) if s.alive and _answers(game, step, s.acts_as)]
+    return sorted(
+        seats, key=lambda i: (not _answers(game, step, game.acts_as(game.seats[i].dealt)), i)
+    )
+
+
+def _answers(game: Game, step: Step, role_id: str | None) -> bool:
+    """Whether a seat acting as `role_id` answers `step`."""
+    if role_id is None:
+        return False
+    if role_id == step.role:
+        return True
+    return step.turn == 0 and game.ruleset.role(role_id).wakes_with == step.role
+
+
+def role_of(game: Game, step: Step, seat: int) -> str:
+    """The role whose powers `seat` uses at `step`: the one copied at once, the one
+    that wakes with the step's, or the step's own."""
+    copied = game.tonight.copying.get(seat)
+    if copied is not None:
+        return copied
+    acts_as = game.seats[seat].acts_as
+    if acts_as is not None and acts_as != step.role and _answers(game, step, acts_as):
+        return acts_as
+    return step.role
 
 
 def open_step(game: Game, step: Step) -> None:
     """Apply what the step's actors learn without choosing (the pack, the Masons)."""
     for seat in actors(game, step):
+        role = role_of(game, step, seat)
         for ability in abilities(game, step, seat, picks=False):
-            _use(game, seat, step.role, ability)
-            effects.apply(game, Act(step, seat, step.role, ability))
-        for ability in game.abilities_of(step.role):
+            _use(game, seat, role, ability)
+            effects.apply(game, Act(step, seat, role, ability))
+        for ability in game.abilities_of(role):
             # who the night has struck (learned every night, the save spent or not)
             here = ability.turn == step.turn and ability.when.holds(
                 game.chosen(), game.night, None, game.options
@@ -113,15 +153,19 @@ def prompt(game: Game, step: Step, seat: int) -> Prompt | None:
     if not available:
         return None
     ability = available[0]
-    role = tonight.copying.get(seat, step.role)
+    role = role_of(game, step, seat)
     touches = bool(TOUCHES & set(ability.effects))
     if touches and "swap_own" in ability.effects and seat in game.shielded:
         return None  # a shielded card cannot move, not even by its holder
+    if not effects.ready(game, ability):
+        return None  # nothing left to give (the artifacts' stack is empty)
     seats: list[int] = []
     if any(p.players for p in ability.picks):
         own_too = any(p.players and not p.other for p in ability.picks)
         mates = actors(game, step) if any(not p.mates for p in ability.picks) else []
         hit = struck(game) if any(p.struck for p in ability.picks) else None
+        known = next((p.known for p in ability.picks if p.known is not None), None)
+        met = _met(game, seat, copied=known is False) if known is not None else set()
         seats = [
             i
             for i in range(len(game.seats))
@@ -131,10 +175,27 @@ def prompt(game: Game, step: Step, seat: int) -> Prompt | None:
             and game.seats[i].alive
             and game.seats[i].free
             and (hit is None or i in hit)
+            and (known is None or (i in met) == known)
+            and not effects.refused(game, ability, i)
         ]
-        if hit is not None and not seats:
-            return None  # nobody to save: the night struck nobody else
-    return shape(game, step, ability, role, seats)
+        if (hit is not None or known) and not seats:
+            return None  # nobody to save, or to look at among those met
+    asked = shape(game, step, ability, role, seats)
+    # nobody the power may pick (every other player a werewolf the Alpha knows)
+    return asked if asked.options else None
+
+
+def _met(game: Game, seat: int, *, copied: bool) -> set[int]:
+    """The players `seat` met tonight (its `know` entries), and with `copied` the
+    one whose card it copied: what the player knows, as their journal says it."""
+    kinds = ("know", "copy") if copied else ("know",)
+    return {
+        int(t.partition(":")[2]) - 1
+        for e in game.log
+        if e.to == seat and e.night == game.night and e.kind in kinds
+        for t in e.targets
+        if t.startswith("seat:")
+    }
 
 
 def shape(game: Game, step: Step, ability: Ability, role: str, seats: Sequence[int]) -> Prompt:
@@ -185,6 +246,10 @@ def act(game: Game, step: Step, seat: int, choice: list[str]) -> list[Entry]:
     tonight.last_pick[(step.id, seat)] = picked[0]
     was = tonight.copying.get(seat)
     effects.apply(game, Act(step, seat, asked.role, ability, tuple(picked), previous))
+    if any(game.matches(game.card_at(p).role, m) for p in picked for m in ability.stop):
+        for rest in game.abilities_of(asked.role):  # a look that ends the role's night
+            if rest.picks:
+                _use(game, seat, asked.role, rest)
     copied = tonight.copying.get(seat)
     if copied is not None and copied != was:  # a copy acting at once: its own looks now
         for own in abilities(game, step, seat, picks=False):
@@ -214,6 +279,13 @@ def close_step(game: Game, step: Step) -> None:
         while (asked := prompt(game, step, seat)) is not None:
             act(game, step, seat, [] if asked.min == 0 else random_choice(game, asked))
     tonight.copying.clear()
+    chosen = game.chosen()
+    here = [
+        a
+        for a in game.abilities_of(step.role)
+        if a.turn == step.turn and a.when.holds(chosen, game.night, None, game.options)
+    ]
+    effects.close(game, step, here)
     for (step_id, key), picks in list(tonight.groups.items()):
         if step_id != step.id:
             continue
@@ -284,7 +356,7 @@ def abilities(game: Game, step: Step, seat: int, *, picks: bool) -> list[Ability
     """The powers `seat` may still use at `step` (those that pick, or not)."""
     tonight = game.tonight
     copying = seat in tonight.copying
-    role = tonight.copying.get(seat, step.role)
+    role = role_of(game, step, seat)
     used = tonight.used.get(seat, set())
     alone = _alone(game, step, seat, role)
     out = []
@@ -293,8 +365,8 @@ def abilities(game: Game, step: Step, seat: int, *, picks: bool) -> list[Ability
             continue
         if a.once and (seat, f"{role}.{a.id}") in game.spent:
             continue
-        if copying and "know" in a.effects:
-            continue  # a copy meets the others at the role's call, where they wake
+        if copying and ("know" in a.effects or a.alone):
+            continue  # a copy meets the others (and looks alone) at the role's call
         if not copying and a.turn != step.turn:
             continue
         if "swap_last" in a.effects and (step.id, seat) not in tonight.last_pick:

@@ -36,7 +36,7 @@ from narrator.rules.selection import check_selection
 
 _KEYS = (
     "ruleset", "lang", "players", "deal", "centre", "options", "nights", "days", "rounds",
-    "expect",
+    "artifacts", "drawn", "expect",
 )  # fmt: skip
 
 
@@ -72,6 +72,8 @@ class Replay:
             "winners": {"teams": teams, "players": [game.seats[i].name for i in seats]},
             "final": {s.name: s.card.identity for s in game.seats},
             "centre": {"dealt": self.dealt_centre, "final": [c.identity for c in game.centre]},
+            "artifacts": {game.seats[i].name: a for i, a in sorted(game.tokens.artifacts.items())},
+            "marks": {game.seats[i].name: m for i, m in sorted(game.tokens.marks.items())},
             "journal": journal,
             "said": self.said,
             "log": [e.to_dict() for e in game.log],
@@ -100,25 +102,32 @@ def to_scenario(replay: Replay) -> dict[str, Any]:
             days[e.night - 1].setdefault(e.kind, {})[names[e.seat]] = target
     while days and not days[-1]:
         days.pop()  # no day after the last night (One Night's vote, or the game's end)
+    placed = [e.cards[0] for e in game.log if e.kind == "found"]
+    stack = placed + list(game.tokens.stack)  # the artifacts' stack as it was dealt
     rounds: list[list[dict[str, list[str]]]] = [[] for _ in range(game.round)]
     for e in game.log:
         if e.kind == "turn" and e.seat is not None:
             rounds[e.night - 1].append({names[e.seat]: [e.why, *map(said, e.targets), *e.cards]})
-    return {
-        "ruleset": game.ruleset.id,
-        "lang": replay.lang,
-        "players": names,
-        "deal": {s.name: s.dealt for s in game.seats},
-        "centre": list(replay.dealt_centre),
-        "options": {o: True for o in sorted(game.options)}
-        | {
-            o.id: False
-            for o in game.ruleset.options
-            if o.kind == "flag" and o.id not in game.options
-        },
-        "nights": nights,
-        "days": days,
-    } | ({"rounds": rounds} if rounds else {})
+    return (
+        {
+            "ruleset": game.ruleset.id,
+            "lang": replay.lang,
+            "players": names,
+            "deal": {s.name: s.dealt for s in game.seats},
+            "centre": list(replay.dealt_centre),
+            "options": {o: True for o in sorted(game.options)}
+            | {
+                o.id: False
+                for o in game.ruleset.options
+                if o.kind == "flag" and o.id not in game.options
+            },
+            "nights": nights,
+            "days": days,
+        }
+        | ({"rounds": rounds} if rounds else {})
+        | ({"artifacts": stack} if stack else {})
+        | ({"drawn": list(game.drawn)} if game.drawn else {})
+    )
 
 
 def load(text: str) -> dict[str, Any]:
@@ -179,14 +188,27 @@ def run(data: dict[str, Any], ruleset_of: Callable[[str], Ruleset]) -> Replay:
     if report.errors:
         raise ScenarioError(f"the deck: {report.errors[0]}")
     options = _options(ruleset, data.get("options") or {})
-    game = Game.deal(
-        ruleset,
-        list(players),
-        cards,
-        [str(c) for c in centre],
-        options=options,
-        rng=random.Random(0),
-    )
+    artifacts = data.get("artifacts")
+    if artifacts is not None and (
+        not isinstance(artifacts, list) or not all(isinstance(a, str) for a in artifacts)
+    ):
+        raise ScenarioError("'artifacts' must be the artifacts' stack, top first: a list of ids")
+    drawn = data.get("drawn") or []
+    if not isinstance(drawn, list) or not all(isinstance(d, str) for d in drawn):
+        raise ScenarioError("'drawn' must be what the engine drew by chance, in order: a list")
+    try:
+        game = Game.deal(
+            ruleset,
+            list(players),
+            cards,
+            [str(c) for c in centre],
+            options=options,
+            rng=random.Random(0),
+            artifacts=artifacts,
+            drawn=drawn,
+        )
+    except MoveError as exc:
+        raise ScenarioError(f"artifacts: {exc}") from None
     nights = data.get("nights") or []
     days = data.get("days") or []
     if not isinstance(nights, list) or not isinstance(days, list):
@@ -233,7 +255,9 @@ def run(data: dict[str, Any], ruleset_of: Callable[[str], Ruleset]) -> Replay:
             over = True
     if ruleset.nights is not None and not ruleset.actions:
         replay.said.extend(s for e in game.log if (s := words.story(e)))
-        replay.said.extend(words.reveal(i) for i in range(len(game.seats)))
+        for i in range(len(game.seats)):
+            replay.said.append(words.reveal(i))
+            replay.said.extend(words.tokens(i))
     if (ruleset.nights is None or ruleset.actions) and not over:
         replay.said.append(words.t("The game goes on."))
     else:
@@ -435,5 +459,5 @@ def _day(game: Game, n: int, raw: Any, said: list[str], words: Words) -> None:
     for e in game.log[before:]:
         if e.kind == "death":
             said.append(words.death(e))
-        elif e.kind == "nobody_dies":
+        elif e.kind in ("nobody_dies", "turned", "spared"):
             said.append(words.public(e) or "")

@@ -16,6 +16,7 @@ from narrator.moderator.board import Card, Place, Seat
 from narrator.moderator.day import Day
 from narrator.moderator.log import Entry
 from narrator.moderator.rounds import Rounds
+from narrator.moderator.sides import Tokens
 from narrator.rules.model import Ruleset
 
 if TYPE_CHECKING:
@@ -29,8 +30,7 @@ def snapshot(game: Game) -> dict[str, Any]:
         "seats": [
             {
                 "name": s.name,
-                "role": s.card.role,
-                "copied": s.card.copied,
+                **_card(s.card),
                 "dealt": s.dealt,
                 "acts_as": s.acts_as,
                 "alive": s.alive,
@@ -38,7 +38,7 @@ def snapshot(game: Game) -> dict[str, Any]:
             }
             for s in game.seats
         ],
-        "centre": [{"role": c.role, "copied": c.copied} for c in game.centre],
+        "centre": [_card(c) for c in game.centre],
         "options": sorted(game.options),
         "night": game.night,
         "dead_order": list(game.dead_order),
@@ -53,8 +53,23 @@ def snapshot(game: Game) -> dict[str, Any]:
         "disturbed": sorted(rounds.disturbed),
         "rounds_over": rounds.over,
         "spent": sorted([seat, key] for seat, key in game.spent),
+        "marks": {str(i): m for i, m in game.tokens.marks.items()},
+        "artifacts": {str(i): a for i, a in game.tokens.artifacts.items()},
+        "stack": list(game.tokens.stack),
+        "turned": {str(i): r for i, r in game.tokens.turned.items()},
+        "drawn": list(game.drawn),
         "log": [e.to_dict() for e in game.log],
     }
+
+
+def _card(card: Card) -> dict[str, Any]:
+    """A card's fields; the spare card's and an ally's only when set (older saves)."""
+    out: dict[str, Any] = {"role": card.role, "copied": card.copied}
+    if card.spare:
+        out["spare"] = True
+    if card.ally:
+        out["ally"] = card.ally
+    return out
 
 
 def restore(
@@ -68,7 +83,20 @@ def restore(
         return str(value)
 
     def card(d: dict[str, Any]) -> Card:
-        return Card(role(d["role"]), None if d["copied"] is None else role(d["copied"]))
+        ally = str(d.get("ally", ""))
+        if ally and ally not in [t for t, _ in ruleset.teams]:
+            raise ValueError(f"{ally!r} is not a team of this game")
+        return Card(
+            role(d["role"]),
+            None if d["copied"] is None else role(d["copied"]),
+            spare=bool(d.get("spare", False)),
+            ally=ally,
+        )
+
+    def token(value: Any, kind: str) -> str:
+        if not any(t.id == value and t.kind == kind for t in ruleset.tokens):
+            raise ValueError(f"{value!r} is not a {kind} of this game")
+        return str(value)
 
     def seat_no(value: Any) -> int:
         n = int(value)
@@ -119,5 +147,14 @@ def restore(
             hidden={place(p) for p in data["hidden"]},
             disturbed={seat_no(i) for i in data["disturbed"]},
             over=bool(data["rounds_over"]),
+        ),
+        drawn=[str(d) for d in data.get("drawn", [])],
+        tokens=Tokens(
+            marks={seat_no(i): token(m, "mark") for i, m in data.get("marks", {}).items()},
+            artifacts={
+                seat_no(i): token(a, "artifact") for i, a in data.get("artifacts", {}).items()
+            },
+            stack=[token(a, "artifact") for a in data.get("stack", [])],
+            turned={seat_no(i): role(r) for i, r in data.get("turned", {}).items()},
         ),
     )

@@ -1,4 +1,4 @@
-"""How a day of accusation and ballot is counted, from the ruleset's `VoteRule`.
+"""How a day's votes are counted, from the ruleset's `VoteRule`.
 
 Pure functions over seat indices (0-based, clockwise), shared by the engine
 (`Game.accuse`, `Game.ballot`) and the phones' table, which counts the votes of a
@@ -17,13 +17,20 @@ A vote maps the voter's seat to the target's; a voter who did not vote is absent
 - The ballot: the suspect with the most votes dies; a tie goes to the one nearer the
   reference (the Tombstone clockwise, or the last player arrested either way), or to
   nobody when the rule's `tie` is `nobody`.
+- One Night's simultaneous vote (`count`): the most votes die, every one tied,
+  nobody under `min_votes` -- with the `Modifiers` the cards bring, which the engine
+  reads on the players' cards and tokens (a table of physical cards knows none, and
+  counts `most_voted`): the votes on some players do not count (the Prince); some
+  voters' points are shields, not votes (the Bodyguard); some players are spared by
+  some voters (the Master, whom a vampire votes for). When the most voted cannot
+  die, the most voted of the others do, with `min_votes` still needed.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from narrator.rules.powers import VoteRule
 
@@ -48,6 +55,40 @@ def most_voted(votes: Votes, min_votes: int) -> list[int]:
     counts = tally(votes)
     top = max(counts.values(), default=0)
     return sorted(s for s, n in counts.items() if n == top) if top >= min_votes else []
+
+
+@dataclass(frozen=True, slots=True)
+class Modifiers:
+    """What the players' cards change in a simultaneous vote (seats 0-based)."""
+
+    uncounted: frozenset[int] = frozenset()  # the votes on these players do not count
+    shields: frozenset[int] = frozenset()  # these players' points shield, not vote
+    # a player -> the voters whose vote for them spares them
+    spared: Mapping[int, frozenset[int]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """A simultaneous vote's result: who dies, and who the vote could not kill --
+    with the most votes as they were cast, but uncounted (`uncounted`) or shielded
+    (`shielded`)."""
+
+    dead: tuple[int, ...]
+    spared: tuple[tuple[int, str], ...] = ()
+
+
+def count(votes: Votes, min_votes: int, modifiers: Modifiers = Modifiers()) -> Counted:
+    """The simultaneous vote with the cards' modifiers (see the module's docstring)."""
+    cast = {v: t for v, t in votes.items() if v not in modifiers.shields}
+    shielded = {t for v, t in votes.items() if v in modifiers.shields and t is not None}
+    shielded |= {
+        seat for seat, by in modifiers.spared.items() if any(cast.get(v) == seat for v in by)
+    }
+    why = {s: "uncounted" for s in modifiers.uncounted} | dict.fromkeys(shielded, "shielded")
+    top = most_voted(cast, min_votes)
+    spared = tuple((s, why[s]) for s in top if s in why)
+    counted = {v: t for v, t in cast.items() if t is not None and t not in why}
+    return Counted(tuple(most_voted(counted, min_votes)), spared)
 
 
 def distance(rule: VoteRule, seat: int, reference: int | None, seats: int) -> tuple[int, int]:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from functools import reduce
 
 from narrator.i18n import N_, gettext
+from narrator.moderator import sides
 from narrator.moderator.game import Game
 from narrator.moderator.log import Cause, Entry
 
@@ -40,6 +41,13 @@ class Words:
 
     def name(self, seat: int | None) -> str:
         return self.game.seats[seat].name if seat is not None else ""
+
+    def team(self, team_id: str) -> str:
+        return self.game.ruleset.team_name(team_id, self.lang)
+
+    def token(self, token_id: str) -> str:
+        """A mark's or an artifact's name, in the ruleset's words."""
+        return sides.token(self.game, token_id).name.get(self.lang)
 
     def names(self, items: Sequence[str]) -> str:
         """ "Ann, Bo" in the language's marks."""
@@ -98,6 +106,12 @@ class Words:
             )
         if e.kind == "shield":
             return self.t("{who}'s card has the shield on it.", who=self.who(e.targets[0]))
+        if e.kind == "artifact":
+            return self.t("An artifact lies on {who}'s card.", who=self.who(e.targets[0]))
+        if e.kind == "sides":
+            return self.t(
+                "The {role} card sides with: {team}.", role=self.role(e.role), team=self.team(e.why)
+            )
         return None
 
     def turn(self, e: Entry) -> str | None:
@@ -155,6 +169,22 @@ class Words:
         rule = outcome.vote if outcome else None
         if e.kind == "nobody_dies":
             return self.nobody_dies(e.cause or Cause.VOTE)
+        if e.kind == "turned":
+            return self.t(
+                "The vote turns {name} into the {card}.",
+                name=self.name(e.seat),
+                card=self.role(e.cards[0]),
+            )
+        if e.kind == "spared" and e.why == "uncounted":
+            return self.t(
+                "{name} has the most votes, but the votes on them do not count.",
+                name=self.name(e.seat),
+            )
+        if e.kind == "spared":
+            return self.t(
+                "{name} has the most votes, but the vote cannot put them to death.",
+                name=self.name(e.seat),
+            )
         if e.kind == "suspects" and e.targets:
             names = self.names([self.who(t) for t in e.targets])
             return self.t("The suspects: {names}.", names=names)
@@ -214,6 +244,19 @@ class Words:
             card=self.role(s.card.identity),
         )
 
+    def tokens(self, seat: int) -> list[str]:
+        """What lies beside a player's card at the end: their artifact, their mark."""
+        tokens = self.game.tokens
+        name = self.name(seat)
+        lines = []
+        if seat in tokens.artifacts:
+            what = self.token(tokens.artifacts[seat])
+            lines.append(self.t("On {name}'s card: the {artifact}.", name=name, artifact=what))
+        if seat in tokens.marks:
+            what = self.token(tokens.marks[seat])
+            lines.append(self.t("In front of {name}: the {mark}.", name=name, mark=what))
+        return lines
+
     def winners(self, teams: list[str]) -> str:
         if not teams:
             return self.t("Nobody wins.")
@@ -267,6 +310,52 @@ def _struck(w: Words, e: Entry) -> str:
     return w.t("the night struck {names}.", names=w.names([w.who(t) for t in e.targets]))
 
 
+def _ally(w: Words, e: Entry) -> str:
+    if not e.targets:
+        return w.t("you saw no card: your side, drawn by chance, is: {team}.", team=w.team(e.why))
+    return w.t("your side is now that of the card you saw: {team}.", team=w.team(e.why))
+
+
+def _artifact(w: Words, e: Entry) -> str:
+    if w.own(e):
+        return w.t("you put an artifact, unseen, on your own card.")
+    return w.t("you put an artifact, unseen, on {who}'s card.", who=w.who(e.targets[0]))
+
+
+def _found(w: Words, e: Entry) -> str:
+    token = sides.token(w.game, e.cards[0])
+    line = w.t("an artifact lies on your card: the {artifact}.", artifact=w.token(token.id))
+    return f"{line} {token.help.get(w.lang)}" if token.help is not None else line
+
+
+def _mark(w: Words, e: Entry) -> str:
+    if w.own(e):
+        return w.t("you put the {mark} in front of yourself.", mark=w.token(e.cards[0]))
+    names = w.names([w.who(t) for t in e.targets])
+    return w.t("you gave the {mark} to {names}.", mark=w.token(e.cards[0]), names=names)
+
+
+def _aura(w: Words, e: Entry) -> str:
+    if not e.targets:
+        return w.t("nobody raised a thumb: nobody looked at or moved a card tonight.")
+    names = w.names([w.who(t) for t in e.targets])
+    return w.t("{names} raised a thumb: they looked at or moved a card tonight.", names=names)
+
+
+def _tap(w: Words, e: Entry) -> str:
+    return w.t(
+        "you tapped the shoulder of {who}, on your {side}.",
+        who=w.who(e.targets[0]),
+        side=w.t(e.why),
+    )
+
+
+def _tapped(w: Words, e: Entry) -> str:
+    return w.t(
+        "{who}, on your {side}, tapped your shoulder.", who=w.who(e.targets[0]), side=w.t(e.why)
+    )
+
+
 def _one(message: str) -> Callable[[Words, Entry], str]:
     """A line naming the one target: "you protected {who}."."""
     return lambda w, e: w.t(message, who=w.who(e.targets[0]))
@@ -290,6 +379,14 @@ PRIVATE: dict[str, Callable[[Words, Entry], str]] = {
     "rotate": lambda w, e: w.t(
         "you moved every other card one place to the {direction}.", direction=w.t(e.targets[0])
     ),
+    "become": lambda w, e: w.t("you are now the {card}.", card=w.role(e.cards[0])),
+    "ally": _ally,
+    "artifact": _artifact,
+    "found": _found,
+    "mark": _mark,
+    "aura": _aura,
+    "tap": _tap,
+    "tapped": _tapped,
 }
 
 
@@ -340,6 +437,36 @@ def _story_copy(w: Words, e: Entry, who: Who) -> str:
     )
 
 
+def _story_artifact(w: Words, e: Entry, who: Who) -> str:
+    seat = int(e.targets[0].partition(":")[2]) - 1
+    artifact = w.token(w.game.tokens.artifacts[seat])
+    if w.own(e):
+        return w.t(
+            "{name}, the {role}, put the {artifact} on their own card.", artifact=artifact, **who
+        )
+    return w.t(
+        "{name}, the {role}, put the {artifact} on {other}'s card.",
+        artifact=artifact,
+        other=w.who(e.targets[0]),
+        **who,
+    )
+
+
+def _story_mark(w: Words, e: Entry, who: Who) -> str:
+    mark = w.token(e.cards[0])
+    if w.own(e):
+        return w.t("{name}, the {role}, put the {mark} in front of themselves.", mark=mark, **who)
+    names = w.names([w.who(t) for t in e.targets])
+    return w.t("{name}, the {role}, gave the {mark} to {names}.", mark=mark, names=names, **who)
+
+
+def _story_aura(w: Words, e: Entry, who: Who) -> str:
+    if not e.targets:
+        return w.t("{name}, the {role}, saw no thumb raised.", **who)
+    names = w.names([w.who(t) for t in e.targets])
+    return w.t("{name}, the {role}, saw the thumbs of {names}.", names=names, **who)
+
+
 STORY: dict[str, Callable[[Words, Entry, Who], str]] = {
     "see": _story_see,
     "swap": _story_swap,
@@ -347,4 +474,16 @@ STORY: dict[str, Callable[[Words, Entry, Who], str]] = {
     "shield": _story_shield,
     "rotate": _story_rotate,
     "copy": _story_copy,
+    "become": lambda w, e, who: w.t(
+        "{name}, the {role}, became the {card}.", card=w.role(e.cards[0]), **who
+    ),
+    "ally": lambda w, e, who: w.t(
+        "{name}, the {role}, sided with: {team}.", team=w.team(e.why), **who
+    ),
+    "artifact": _story_artifact,
+    "mark": _story_mark,
+    "aura": _story_aura,
+    "tap": lambda w, e, who: w.t(
+        "{name}, the {role}, tapped the shoulder of {other}.", other=w.who(e.targets[0]), **who
+    ),
 }

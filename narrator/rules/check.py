@@ -49,9 +49,22 @@ def cross_check(ruleset: Ruleset) -> None:
 
 
 def check_powers(ruleset: Ruleset) -> None:
-    """What one mapping cannot check: every tag a rule names is some role's tag."""
+    """What one mapping cannot check: every tag a rule names is some role's tag, and
+    every mark or artifact it names is one of the ruleset's `tokens` of that kind."""
     tags = {t for r in ruleset.roles if r.powers for t in r.powers.tags}
     where = ruleset.path or "ruleset"
+    kinds = {
+        kind: [t.id for t in ruleset.tokens if t.kind == kind] for kind in ("mark", "artifact")
+    }
+
+    def token(kind: str, name: str, line: int, what: str) -> None:
+        if name and name not in kinds[kind]:
+            raise RulesetError(
+                f"{what} names the {kind} '{name}', which is not one of the ruleset's "
+                f"'tokens' of kind {kind}{did_you_mean(name, kinds[kind])}",
+                where,
+                line or None,
+            )
 
     def check(match: Match | None, line: int, what: str) -> None:
         if match is not None and match.tag and match.tag not in tags:
@@ -61,6 +74,9 @@ def check_powers(ruleset: Ruleset) -> None:
                 where,
                 line or None,
             )
+        if match is not None:
+            token("mark", match.mark, line, what)
+            token("artifact", match.artifact, line, what)
 
     def walk(p: Predicate, line: int) -> None:
         for m in (
@@ -87,12 +103,27 @@ def check_powers(ruleset: Ruleset) -> None:
             check(only.by, action.line, f"action '{action.id}'")
     for role in ruleset.roles:
         for ability in role.powers.abilities if role.powers else ():
-            check(ability.know, ability.line, f"a power of role '{role.id}'")
-            for match in (*ability.hidden, *((ability.learn,) if ability.learn else ())):
-                check(match, ability.line, f"a power of role '{role.id}'")
+            what = f"a power of role '{role.id}'"
+            check(ability.know, ability.line, what)
+            for match in (
+                *ability.hidden,
+                *ability.stop,
+                *((ability.learn,) if ability.learn else ()),
+            ):
+                check(match, ability.line, what)
+            token("mark", ability.mark, ability.line, what)
     if ruleset.outcome:
         for rule in ruleset.outcome.wins:
             walk(rule.when, rule.line)
+        for seat in ruleset.outcome.seats:
+            check(seat.who, seat.line, "a seat rule")
+            walk(seat.when, seat.line)
+        vote = ruleset.outcome.vote
+        for match in (*vote.uncounted, *vote.shields):
+            check(match, vote.line, "the vote")
+        for who, by in [(m.who, m.by) for m in vote.spared] + [(m.who, m.by) for m in vote.turns]:
+            check(who, vote.line, "the vote")
+            check(by, vote.line, "the vote")
         for end in ruleset.outcome.ends:
             walk(end, ruleset.outcome.line)
         for match in ruleset.outcome.last_two:

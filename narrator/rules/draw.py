@@ -141,6 +141,13 @@ def _draw_teams(ruleset: Ruleset, rng: random.Random, sizes: dict[str, int]) -> 
 
 
 def tokens_needed(ruleset: Ruleset, roles: Roles) -> tuple[tuple[str, int], ...]:
-    """The tokens to put on the table for this deck: (token id, how many)."""
-    chosen = {r for r, n in roles if n > 0}
-    return tuple((t.id, t.count) for t in ruleset.tokens if chosen.intersection(t.roles))
+    """The tokens to put on the table for this deck: (token id, how many) -- those a
+    chosen role brings whose `when` holds with the options as they start (the bonus
+    packs' artifacts only with their option)."""
+    chosen = frozenset(r for r, n in roles if n > 0)
+    options = frozenset(o.id for o in ruleset.options if o.kind == "flag" and o.default)
+    return tuple(
+        (t.id, t.count)
+        for t in ruleset.tokens
+        if chosen.intersection(t.roles) and t.when.holds(chosen, 1, None, options)
+    )

@@ -190,12 +190,24 @@ class Option:
 
 @dataclass(frozen=True, slots=True)
 class Token:
-    """A token some roles bring to the table (a shield, a mark, an artifact)."""
+    """A token some roles bring to the table (a shield, a mark, an artifact).
+
+    A mark or an artifact is also the engine's (`kind`): a mark lies in front of a
+    player, an artifact on a player's card, drawn from a stack shuffled at the deal
+    (those whose `when` holds). `becomes`: its holder counts as that role at the end
+    (a mark: for winning only, the card's own powers kept; an artifact: for winning
+    and for the vote, the card's powers lost). `help`: what its holder is told.
+    `everyone`: a mark every player starts with (the Mark of Clarity)."""
 
     id: str
     name: Text
     count: int
     roles: tuple[str, ...]  # needed when any of these is chosen
+    kind: Literal["", "mark", "artifact"] = ""
+    becomes: str = ""
+    help: Text | None = None
+    when: Condition = ALWAYS
+    everyone: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,23 @@ The vocabulary (each effect is one word, applied in the order listed):
 - `learn`: the actor learns whether the picked player's card (or the `target`:
   `executed`, the player the village put to death that day) matches `learn`, told in
   the ruleset's own `answer` words (Lupus's Seer: "a werewolf" / "not a werewolf");
+- `swap_spare`: the picked card changes places with the spare card a role brings
+  (`spare:`, one more card apart from the centre: the Alpha Wolf's werewolf);
+- `become`: the actor becomes the role of the card the power just looked at, when
+  that card matches `stop` (the Paranormal Investigator who sees a werewolf);
+- `ally`: the actor's card sides with the team of the card the power just looked at
+  (Nostradamus): its holder wins only beside that team (a seat rule, `ally_won`);
+- `artifact`: the top artifact of the stack (the ruleset's `tokens` of kind
+  artifact, shuffled at the deal) goes face down on the picked player's card; its
+  holder learns it, and the table sees where one lies (the Curator);
+- `mark`: the picked players (or `target: self`) get the mark `mark:` (a token of
+  kind mark); the mark each had goes back, unseen;
+- `aura`: the actor learns who, earlier tonight, did one of the acts `thumbs:`
+  (looked at or moved a card: the Aura Seer);
+- `tap`: the player beside the actor on the named side feels a tap and learns who
+  tapped them (the Thing);
+- `convert`: the card now in front of the actor is the role `into:` from now on,
+  wherever it goes (the Body Snatcher's stolen card, an Oracle's answer);
 - `protect`, `kill` and `arrest` (timing `dawn`): collected through the night and
   applied at dawn by `priority`, lowest first: a protected player is not killed or
   arrested that night; an arrested player (Mafia's Prisoner) is alive but out of play:
@@ -73,7 +90,8 @@ from narrator.rules.model import ALWAYS, Condition, Text
 
 Effect = Literal[
     "see", "see_own", "swap", "swap_own", "copy", "know", "swap_last", "rotate", "shield",
-    "reveal", "learn", "kill", "protect", "arrest",
+    "reveal", "learn", "kill", "protect", "arrest", "swap_spare", "become", "ally",
+    "artifact", "mark", "aura", "tap", "convert",
     "answer", "accuse", "hide", "disturb", "capture", "self_capture", "pass",
 ]  # fmt: skip
 EFFECTS: tuple[str, ...] = get_args(Effect)
@@ -96,19 +114,33 @@ NEEDS_PICK = frozenset(
         "hide",
         "disturb",
         "capture",
+        "swap_spare",
+        "become",
+        "ally",
+        "artifact",
+        "tap",
     }
 )
 # Effects that move or look at a picked card: a shielded card cannot be picked for them.
-TOUCHES = frozenset({"see", "swap", "swap_own", "copy", "swap_last", "reveal"})
+TOUCHES = frozenset(
+    {"see", "swap", "swap_own", "copy", "swap_last", "reveal", "swap_spare", "artifact"}
+)
+# The acts of the night an `aura` may count (`thumbs:`): the kinds of the log that
+# look at or move a card (a mark's: `mark`).
+ACTS = ("see", "swap", "swap_own", "copy", "rotate", "reveal", "shield", "artifact", "mark")
 
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """Which cards a rule is about: one role, every role of a team, or a tag."""
+    """Which cards a rule is about: one role, every role of a team, or a tag -- read
+    on a player's side at the end (`moderator.sides`) -- or the players holding a
+    mark or an artifact (the ruleset's `tokens` of that kind)."""
 
     role: str = ""
     team: str = ""
     tag: str = ""
+    mark: str = ""
+    artifact: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +158,10 @@ class Pick:
     # False: not one of those who answer the call with the actor (Mafia's agents
     # know each other and arrest a mafioso, never one of their own)
     mates: bool = True
+    # True: only players the actor met tonight (a `know`: the Squire looks among the
+    # werewolves); False: none of them, nor the one whose card they copied (the
+    # Alpha Wolf's spare goes to someone who is not a werewolf he knows)
+    known: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +199,8 @@ class Ability:
     hidden: tuple[Match, ...] = ()  # reveal: cards turned face down again
     learn: Match | None = None  # learn: the question
     answer: tuple[Text, Text] | None = None  # learn: the words for is and is_not
-    target: Literal["", "executed"] = ""  # learn: about this player instead of a pick
+    # learn: about this player instead of a pick; mark: `self`, the actor
+    target: Literal["", "executed", "self"] = ""
     agree: Literal["", "unanimous", "most", "strongest"] = ""  # a group's power
     once: bool = False  # once per game (Wherewolf's Healer saves one player, once)
     answers: tuple[Answer, ...] = ()  # answer: what each card says
@@ -171,6 +208,12 @@ class Ability:
     label: Text | None = None  # an action: its name on the phone's button
     not_by: Match | None = None  # an action these cards may not take
     only: tuple[Only, ...] = ()  # targets reserved to some cards (the Minister's capture)
+    # a look that matches one of these ends the actor's night as that role: its other
+    # powers that pick are spent (the Paranormal Investigator stops on a werewolf)
+    stop: tuple[Match, ...] = ()
+    mark: str = ""  # mark: the mark given (a token of kind mark)
+    thumbs: tuple[str, ...] = ()  # aura: the acts that raise a thumb (`ACTS`)
+    into: str = ""  # convert: the role the actor's card is from now on
     line: int = 0
 
 
@@ -188,6 +231,9 @@ class Powers:
     # what the role does is given (`does:`, even empty, `does_as:` or `on_death:`);
     # False when only `tags:` are, for rules about the card (a Vampire's Shadow)
     given: bool = True
+    # one more card of this role lies apart from the centre, as its last card, when
+    # this role is in the game (the Alpha Wolf's werewolf); `swap_spare` moves it
+    spare: str = ""
 
 
 NONE = Powers()
@@ -212,6 +258,16 @@ class Predicate:
     only_alive: tuple[Match, ...] = ()
     nobody_dead: bool = False
     nobody_alive: bool = False  # everyone is out (Wherewolf's Extermination)
+    # a seat rule's own player (`outcome.seats`): dead, or alive, at the end
+    self_dead: bool = False
+    self_alive: bool = False
+    # another player is on the seat rule's player's side (their side's team) -- and
+    # one of them died (the Dagger of the Traitor)
+    self_mates: bool = False
+    mate_dead: bool = False
+    won: str = ""  # this team won by the team rules (`outcome.wins`)
+    # the team the player's card sides with (`ally`: Nostradamus) won by the team rules
+    ally_won: bool = False
     captured: Match | None = None  # a captured player's card matches (Secret Moon)
     revealed: Match | None = None  # a card shown to everyone matches, a centre card too
     all: tuple[Predicate, ...] = ()
@@ -230,6 +286,41 @@ class WinRule:
     # Doppelganger who copied him does)
     each: bool = False
     line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRule:
+    """A win of one player's own, judged after the team rules, for every player
+    whose side (or mark, or artifact) matches `who`: `only` -- they win exactly when
+    `when` holds, whatever their team did (Nostradamus, the Apprentice Tanner);
+    `also` -- they win when it holds, besides their team (the Assassin); `never` --
+    they lose when it holds, even if their team won (the Diseased's voters). A win
+    adds `team` to the winning teams (none: only the player is named)."""
+
+    who: Match
+    kind: Literal["only", "also", "never"]
+    when: Predicate
+    team: str = ""
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Spared:
+    """A player matching `who` whom a voter matching `by` (not himself) votes for
+    cannot be put to death by the vote (the Master, whom a vampire votes for)."""
+
+    who: Match
+    by: Match
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A player matching `who` whom a voter matching `by` votes for becomes `to`
+    (the Cursed, whom a werewolf votes for, is a werewolf)."""
+
+    who: Match
+    by: Match
+    to: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +356,18 @@ class VoteRule:
     seconds: float = 30.0
     accusation_seconds: float = 60.0
     ballot_seconds: float = 30.0
+    # The vote's modifiers (a simultaneous vote), each read on a player's card and
+    # tokens at the end of the night (`moderator.votes.Modifiers`): votes on a
+    # player matching `uncounted` do not count (the Prince); the point of a voter
+    # matching `shields` is no vote but a shield -- the player pointed at cannot be
+    # put to death by the vote (the Bodyguard); `spared`, likewise when a voter
+    # matching `by` votes for them (the Master); when the most voted cannot die, the
+    # most voted of the others do (at least `min_votes`). `turns`: who becomes what
+    # when voted for (the Cursed).
+    uncounted: tuple[Match, ...] = ()
+    shields: tuple[Match, ...] = ()
+    spared: tuple[Spared, ...] = ()
+    turns: tuple[Turn, ...] = ()
     line: int = field(default=0, compare=False)  # of its `kind` (or of `vote:`)
 
 
@@ -274,6 +377,8 @@ class Outcome:
 
     vote: VoteRule
     wins: tuple[WinRule, ...]
+    # each player's own win, judged after the team rules, in order
+    seats: tuple[SeatRule, ...] = ()
     # at_end: judged once, after the vote (One Night); any_time: after every death,
     # and the first time a rule holds the game ends; day_start: at dawn only, once
     # the night's dead are known (Wherewolf)

@@ -12,18 +12,32 @@ from __future__ import annotations
 from typing import Any, cast
 
 from narrator.base.errors import did_you_mean
-from narrator.rules.powers import Outcome, Predicate, VoteRule, WinRule
-from narrator.rules.read_common import ReadContext, text, with_article
+from narrator.rules.powers import (
+    Outcome,
+    Predicate,
+    SeatRule,
+    Spared,
+    Turn,
+    VoteRule,
+    WinRule,
+)
+from narrator.rules.read_common import ReadContext, known, text, with_article
 from narrator.rules.read_powers import match
 from narrator.rules.reader import line_of_value
 
 _PREDICATES = (
     "dead", "held", "dead_other", "alive", "parity", "only_alive", "nobody_dead",
-    "nobody_alive", "captured", "revealed", "all", "any", "not",
+    "nobody_alive", "captured", "revealed", "all", "any", "not", "self_dead", "self_alive",
+    "won", "ally_won", "self_mates", "mate_dead",
 )  # fmt: skip
+# The predicates about a seat rule's own player, or the team rules' result: only in
+# `outcome: seats:`.
+_OF_A_SEAT = ("self_dead", "self_alive", "won", "ally_won", "self_mates", "mate_dead")
+_FLAGS = ("self_dead", "self_alive", "ally_won", "self_mates", "mate_dead")
+_MODIFIERS = ("uncounted", "shields", "spared", "turns")
 # The keys of `outcome: vote:` that only one kind of vote has (each has its windows too).
 _RULES_OF = {
-    "simultaneous": ("dies", "min_votes", "self_vote"),
+    "simultaneous": ("dies", "min_votes", "self_vote", *_MODIFIERS),
     "accusation_ballot": (
         "accusers", "suspects", "sole_accused_dies", "final_two_one_vote",
         "open_accusation", "open_ballot", "tie",
@@ -102,10 +116,17 @@ def outcome(ctx: ReadContext, value: Any, line: int) -> Outcome:
         seconds=windows["seconds"],
         accusation_seconds=windows["accusation_seconds"],
         ballot_seconds=windows["ballot_seconds"],
+        uncounted=vf.listed(
+            "uncounted", lambda v, ln: match(ctx, v, "'uncounted' of the vote", ln)
+        ),
+        shields=vf.listed("shields", lambda v, ln: match(ctx, v, "'shields' of the vote", ln)),
+        spared=vf.listed("spared", lambda v, ln: spared(ctx, v, ln)),
+        turns=vf.listed("turns", lambda v, ln: turn(ctx, v, ln)),
         line=vf.line_of("kind"),
     )
     vf.done()
     wins = f.listed("wins", lambda v, ln: win_rule(ctx, v, ln))
+    seats = f.listed("seats", lambda v, ln: seat_rule(ctx, v, ln))
     if not wins:
         raise f.error("wins", "'outcome' needs 'wins': the ordered list of win rules")
     judged = f.get("judged", str, "at_end")
@@ -134,6 +155,7 @@ def outcome(ctx: ReadContext, value: Any, line: int) -> Outcome:
     return Outcome(
         vote=vote,
         wins=wins,
+        seats=seats,
         judged=cast(Any, judged),
         ends=ends,
         rounds_out=rounds_out,
@@ -141,6 +163,60 @@ def outcome(ctx: ReadContext, value: Any, line: int) -> Outcome:
         line=f.line,
         **words,
     )
+
+
+def spared(ctx: ReadContext, value: Any, line: int) -> Spared:
+    f = ctx.fields(value, "a player 'spared' by the vote", line)
+    rule = Spared(
+        who=match(ctx, f.required("who"), "'who' of 'spared'", f.line_of("who")),
+        by=match(ctx, f.required("by"), "'by' of 'spared'", f.line_of("by")),
+    )
+    f.done()
+    return rule
+
+
+def turn(ctx: ReadContext, value: Any, line: int) -> Turn:
+    f = ctx.fields(value, "a player the vote 'turns'", line)
+    to = f.get("to", str, need=True)
+    known(ctx, f, "to", (to,))
+    rule = Turn(
+        who=match(ctx, f.required("who"), "'who' of 'turns'", f.line_of("who")),
+        by=match(ctx, f.required("by"), "'by' of 'turns'", f.line_of("by")),
+        to=to,
+    )
+    f.done()
+    return rule
+
+
+def seat_rule(ctx: ReadContext, value: Any, line: int) -> SeatRule:
+    """`{who: MATCH, only|also|never: CONDITION, team: TEAM}`: one player's own win."""
+    f = ctx.fields(value, "a seat rule", line)
+    kinds = [k for k in ("only", "also", "never") if f.has(k)]
+    if len(kinds) != 1:
+        raise f.error(
+            None,
+            "a seat rule says exactly one of: only (the player wins exactly when it "
+            "holds), also (wins besides their team), never (loses even if their team won)",
+        )
+    (kind,) = kinds
+    team = f.get("team", str, "")
+    if team and team not in ctx.team_ids:
+        raise f.error(
+            "team",
+            f"the seat rule names the team '{team}', which this ruleset does not have"
+            f"{did_you_mean(team, ctx.team_ids)}",
+        )
+    if team and kind == "never":
+        raise f.error("team", "a seat rule that makes a player lose adds no winning team")
+    rule = SeatRule(
+        who=match(ctx, f.required("who"), "'who' of a seat rule", f.line_of("who")),
+        kind=cast(Any, kind),
+        when=predicate(ctx, f.raw(kind), f"'{kind}' of a seat rule", f.line_of(kind), seat=True),
+        team=team,
+        line=f.line,
+    )
+    f.done()
+    return rule
 
 
 def win_rule(ctx: ReadContext, value: Any, line: int) -> WinRule:
@@ -162,7 +238,12 @@ def win_rule(ctx: ReadContext, value: Any, line: int) -> WinRule:
     return rule
 
 
-def predicate(ctx: ReadContext, value: Any, what: str, line: int) -> Predicate:
+def predicate(
+    ctx: ReadContext, value: Any, what: str, line: int, *, seat: bool = False
+) -> Predicate:
+    """A condition on the end; `seat`: of a seat rule, which may ask about its own
+    player (`self_dead`, `self_alive`) and the team rules' result (`won`,
+    `ally_won`)."""
     f = ctx.fields(value, what, line)
     keys = [k for k in f.data if k in _PREDICATES]
     if len(keys) != 1 or len(f.data) != 1:
@@ -171,13 +252,39 @@ def predicate(ctx: ReadContext, value: Any, what: str, line: int) -> Predicate:
     key = str(keys[0])
     raw = f.raw(key)
     at = f.line_of(key)
+    if key in _OF_A_SEAT and not seat:
+        raise f.error(
+            key,
+            f"'{key}' asks about one player or the teams' result: it belongs in a seat "
+            "rule ('outcome: seats:'), not in a team's win",
+        )
     if key in ("all", "any"):
         if not isinstance(raw, list) or not raw:
             raise f.error(key, f"'{key}' in {what} must be a list of conditions")
-        parts = tuple(predicate(ctx, v, f"a part of '{key}'", line_of_value(v, at)) for v in raw)
+        parts = tuple(
+            predicate(ctx, v, f"a part of '{key}'", line_of_value(v, at), seat=seat) for v in raw
+        )
         return Predicate(all=parts) if key == "all" else Predicate(any=parts)
     if key == "not":
-        return Predicate(not_=predicate(ctx, raw, f"'not' in {what}", at))
+        return Predicate(not_=predicate(ctx, raw, f"'not' in {what}", at, seat=seat))
+    if key in _FLAGS:
+        if raw is not True:
+            raise f.error(key, f"'{key}' in {what} can only be true")
+        return Predicate(
+            self_dead=key == "self_dead",
+            self_alive=key == "self_alive",
+            ally_won=key == "ally_won",
+            self_mates=key == "self_mates",
+            mate_dead=key == "mate_dead",
+        )
+    if key == "won":
+        if raw not in ctx.team_ids:
+            raise f.error(
+                key,
+                f"'won' in {what} names the team '{raw}', which this ruleset does not have"
+                f"{did_you_mean(str(raw), ctx.team_ids)}",
+            )
+        return Predicate(won=str(raw))
     if key == "parity":
         pf = ctx.fields(raw, f"'parity' in {what}", at)
         side = match(ctx, pf.required("side"), f"'side' of {what}", pf.line_of("side"))

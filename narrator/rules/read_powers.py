@@ -14,6 +14,7 @@ from typing import Any, cast
 from narrator.base.errors import did_you_mean
 from narrator.rules.errors import RulesetError
 from narrator.rules.powers import (
+    ACTS,
     EFFECTS,
     NEEDS_PICK,
     Ability,
@@ -31,7 +32,7 @@ _ON_DEATH = ("", "shoot_vote")
 
 
 def powers(ctx: ReadContext, f: Fields, what: str) -> Powers | None:
-    keys = ("does", "tags", "on_death", "on_death_line", "strength", "does_as")
+    keys = ("does", "tags", "on_death", "on_death_line", "strength", "does_as", "spare")
     if not any(f.has(k) for k in keys):
         f.raw("does")  # nothing to read
         return None
@@ -68,7 +69,15 @@ def powers(ctx: ReadContext, f: Fields, what: str) -> Powers | None:
         known(ctx, f, "does_as", (does_as,))
         if f.has("does"):
             raise f.error("does_as", f"{what} has 'does' and 'does_as'; it acts as one role only")
+    spare = f.get("spare", str, "")
+    if spare:
+        known(ctx, f, "spare", (spare,))
+    if any("swap_spare" in a.effects for a in abilities) and not spare:
+        raise f.error(
+            "does", f"{what} does 'swap_spare' but brings no spare card; add 'spare: ROLE'"
+        )
     return Powers(
+        spare=spare,
         abilities=abilities,
         tags=tags,
         on_death=cast(Any, on_death),
@@ -84,9 +93,11 @@ def ability(ctx: ReadContext, value: Any, what: str, line: int) -> Ability:
     effects = _effects(f, what)
     picks = f.listed("pick", lambda v, ln: pick(ctx, v, f"a 'pick' of {what}", ln))
     target = f.get("target", str, "")
-    if target not in ("", "executed"):
-        raise f.error("target", f"'target' of {what} must be executed, not '{target}'")
-    needs = [e for e in effects if e in NEEDS_PICK or (e == "learn" and not target)]
+    if target not in ("", "executed", "self"):
+        raise f.error("target", f"'target' of {what} must be executed or self, not '{target}'")
+    if target and not {"learn", "mark"} & set(effects):
+        raise f.error("target", f"'target' is for 'learn' or 'mark'; {what} does neither")
+    needs = [e for e in effects if e in NEEDS_PICK or (e in ("learn", "mark") and not target)]
     if needs and not picks:
         raise f.error(None, f"{what} does '{needs[0]}', which needs a 'pick'; add one")
     if picks and not needs:
@@ -98,6 +109,28 @@ def ability(ctx: ReadContext, value: Any, what: str, line: int) -> Ability:
             raise f.error(None, f"{what} does 'learn'; give '{key}' too")
     if "answer" in effects and not f.has("answers"):
         raise f.error(None, f"{what} does 'answer'; say how each card answers in 'answers'")
+    stop = f.listed("stop", lambda v, ln: match(ctx, v, f"'stop' of {what}", ln))
+    if "become" in effects and not stop:
+        raise f.error(None, f"{what} does 'become'; say which cards it becomes with 'stop'")
+    if stop and not {"see", "become", "ally"} & set(effects):
+        raise f.error("stop", f"{what} stops on a card it looked at, but it looks at none")
+    if "mark" in effects and not f.has("mark"):
+        raise f.error(None, f"{what} does 'mark'; say which with 'mark: TOKEN'")
+    if "convert" in effects and not f.has("into"):
+        raise f.error(None, f"{what} does 'convert'; say into which role with 'into: ROLE'")
+    into = f.get("into", str, "")
+    if into:
+        known(ctx, f, "into", (into,))
+    if "aura" in effects and not f.has("thumbs"):
+        raise f.error(None, f"{what} does 'aura'; say which acts count with 'thumbs'")
+    thumbs = f.ids("thumbs")
+    for act in thumbs:
+        if act not in ACTS:
+            raise f.error(
+                "thumbs",
+                f"'{act}' in 'thumbs' of {what} is not an act of the night (one of: "
+                f"{', '.join(ACTS)}){did_you_mean(act, ACTS)}",
+            )
     if "accuse" in effects and not any(p.role for p in picks):
         raise f.error("pick", f"{what} does 'accuse'; its pick must name a role: 'role: true'")
     said = None
@@ -143,6 +176,10 @@ def ability(ctx: ReadContext, value: Any, what: str, line: int) -> Ability:
         if f.has("not_by")
         else None,
         only=f.listed("only", lambda v, ln: only(ctx, v, f"'only' of {what}", ln)),
+        stop=stop,
+        mark=f.get("mark", str, ""),
+        thumbs=thumbs,
+        into=into,
         say=text(ctx, f.raw("say"), f"'say' of {what}", f.line_of("say")) if f.has("say") else None,
         label=text(ctx, f.raw("label"), f"'label' of {what}", f.line_of("label"))
         if f.has("label")
@@ -203,6 +240,7 @@ def pick(ctx: ReadContext, value: Any, what: str, line: int) -> Pick:
         role=f.get("role", bool, False),
         struck=f.get("struck", bool, False),
         mates=f.get("mates", bool, True),
+        known=f.get("known", bool) if f.has("known") else None,
     )
     f.done()
     if sum(bool(x) for x in (pick.players, pick.centre, pick.named)) != 1:
@@ -217,11 +255,15 @@ def match(ctx: ReadContext, value: Any, what: str, line: int) -> Match:
         return Match()
     f = ctx.fields(value, what, line)
     match = Match(
-        role=f.get("role", str, ""), team=f.get("team", str, ""), tag=f.get("tag", str, "")
+        role=f.get("role", str, ""),
+        team=f.get("team", str, ""),
+        tag=f.get("tag", str, ""),
+        mark=f.get("mark", str, ""),
+        artifact=f.get("artifact", str, ""),
     )
     f.done()
-    if sum(bool(x) for x in (match.role, match.team, match.tag)) != 1:
-        raise f.error(None, f"{what} must name exactly one of: role, team, tag")
+    if sum(bool(x) for x in (match.role, match.team, match.tag, match.mark, match.artifact)) != 1:
+        raise f.error(None, f"{what} must name exactly one of: role, team, tag, mark, artifact")
     if match.role:
         known(ctx, f, "role", (match.role,))
     if match.team and match.team not in ctx.team_ids:

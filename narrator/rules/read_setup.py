@@ -13,7 +13,7 @@ from typing import Any, Literal, cast
 from narrator.base.errors import did_you_mean
 from narrator.rules.errors import RulesetError
 from narrator.rules.model import Deck, Need, Option, Requirement, Setup, Text, Token
-from narrator.rules.read_common import ID, ReadContext, known, optional_text, text
+from narrator.rules.read_common import ID, ReadContext, condition, known, optional_text, text
 from narrator.rules.read_roles import box
 from narrator.rules.reader import Fields
 
@@ -181,13 +181,29 @@ def token(ctx: ReadContext, value: Any, at: int) -> Token:
     f = ctx.fields(value, "a token", at)
     token_id = f.get("id", str, need=True)
     f.what = f"token '{token_id}'"
+    kind = f.get("kind", str, "")
+    if kind not in ("", "mark", "artifact"):
+        raise f.error("kind", f"'kind' of {f.what} must be mark or artifact, not '{kind}'")
+    becomes = f.get("becomes", str, "")
+    if becomes:
+        known(ctx, f, "becomes", (becomes,))
     read = Token(
         id=token_id,
         name=text(ctx, f.required("name"), f"the name of {f.what}", f.line_of("name")),
         count=f.whole("count", 1, low=1),
         roles=known(ctx, f, "roles", f.ids("roles")),
+        kind=cast(Literal["", "mark", "artifact"], kind),
+        becomes=becomes,
+        help=optional_text(ctx, f, "help", f"the help of {f.what}"),
+        when=condition(ctx, f.raw("when"), f"'when' of {f.what}", f.line_of("when")),
+        everyone=f.get("everyone", bool, False),
     )
     if not read.roles:
         raise f.error(None, f"{f.what} needs 'roles': the roles that bring it")
+    for key in ("becomes", "help", "when", "everyone"):
+        if f.has(key) and not kind:
+            raise f.error(key, f"{f.what} has '{key}' but no 'kind': say mark or artifact")
+    if read.everyone and kind != "mark":
+        raise f.error("everyone", f"only a mark is given to everyone; {f.what} is an {kind}")
     f.done()
     return read

@@ -33,6 +33,8 @@ def announce(table: Table, event: Announcement) -> list[str]:
         if all(said):
             return [s for s in said if s]
         return [line("victims", lang, names=_names(table, seats))]
+    if event.kind == "found":  # One Night's dawn: what the table sees the night left
+        return _found(table, event.night)
     if event.kind == "out":
         return [line("out", lang, names=_names(table, seats))]
     if event.kind in ("accused_by", "voted_by"):
@@ -55,12 +57,13 @@ def announce(table: Table, event: Announcement) -> list[str]:
     if event.kind == "dead":
         # The phones' vote has closed: no "three, two, one" after it (audit 3, finding
         # 13); the ruleset's count is for a table that points with fingers.
+        vote = _vote_said(table)  # whom the vote turned, who it could not kill
         if not seats:
-            return [line("nobody_dies", lang)]
+            return [" ".join([*vote, line("nobody_dies", lang)])]
         dead = line("dead" if len(seats) == 1 else "dead_many", lang, names=_names(table, seats))
         if not table.dealt:  # physical cards: the table does not know them (finding 9)
             dead += " " + line("turn_over", lang)
-        return [dead]
+        return [" ".join([*vote, dead])]
     if event.kind == "shot":
         return [taken_along(table.ruleset, lang, _names(table, seats))]
     if event.kind == "verdict":
@@ -124,6 +127,28 @@ def _turn_call(table: Table, turn: int) -> list[str]:
     return [call] if call else []
 
 
+def _found(table: Table, night: int) -> list[str]:
+    """What the table sees at dawn of the night's doings, in the engine's words: a
+    card face up, a shield or an artifact on a card, the side a card sides with (as
+    every one of them lies in the open, or as the app says it)."""
+    if table.engine is None:
+        return []
+    words = Words(table.engine, table.lang)
+    log = table.engine.log
+    heard = [s for e in log if e.night == night and e.step != "day" and (s := words.dawn(e))]
+    return [" ".join(heard)] if heard else []
+
+
+def _vote_said(table: Table) -> list[str]:
+    """What the engine's vote said besides the dead: whom it turned (the Cursed), who
+    had the most votes but could not die (the Prince, a player shielded)."""
+    if table.engine is None:
+        return []
+    words = Words(table.engine, table.lang)
+    said = [e for e in table.engine.log if e.step == "day" and e.kind in ("turned", "spared")]
+    return [s for e in said if (s := words.public(e))]
+
+
 def _death(table: Table, seat: SeatIndex) -> str | None:
     """A player's leaving in the game's own words (Mafia: "arrested, now a Prisoner";
     Lupus: "now a Ghost"), from the engine's log; None without an engine."""
@@ -150,7 +175,8 @@ def _the_end(table: Table) -> list[str]:
         # as dealt, where it moved), the centre after the night
         words = Words(table.engine, lang)
         said += [s for e in table.engine.log if (s := words.story(e))]
-        said += [words.reveal(i) for i in range(len(table.engine.seats))]
+        for i in range(len(table.engine.seats)):  # with what lies beside it
+            said += [words.reveal(i), *words.tokens(i)]
     elif table.countdown:
         said += [
             line("card_was", lang, name=s.name, role=_role(table, s.card)) for s in table.seats

@@ -274,6 +274,8 @@ class Flow:
             self.deadline = self._start_timer()
             if self.trial:
                 self.events.append(Announcement("victims", tuple(self.night_out)))
+            elif self.countdown and self.engine is not None:  # what lies face up, tokens
+                self.events.append(Announcement("found", night=self.night))
         elif phase == "day":
             if self.rounds and self.engine is not None:
                 self._next_round()
@@ -409,8 +411,11 @@ class Flow:
     def _close_countdown(self) -> None:
         win = None
         if self.dealt and self.ruleset.outcome is not None:
-            cards, centre = self._cards_now()
-            end = outcome.countdown(self.ruleset, cards, centre, self.ballot)
+            if self.engine is not None:  # the night's engine: its tokens count too
+                end = outcome.judge(self.engine, self.ballot)
+            else:
+                cards, centre = self._cards_now()
+                end = outcome.countdown(self.ruleset, cards, centre, self.ballot)
             dead, shot, win = list(end.dead), list(end.shot), end.winners
         else:  # physical cards: nobody knows them, so nobody knows who the Hunter is
             vote = self.ruleset.outcome.vote if self.ruleset.outcome is not None else None
@@ -519,6 +524,18 @@ class Flow:
             [c.identity for c in self.engine.centre],
         )
 
+    def _tokens_now(self) -> dict[SeatIndex, tuple[str, ...]]:
+        """What lies beside each player's card at the end: its artifact, their mark."""
+        if self.engine is None:
+            return {}
+        tokens = self.engine.tokens
+        out = {}
+        for i in range(len(self.engine.seats)):
+            held = tuple(t for t in (tokens.artifacts.get(i), tokens.marks.get(i)) if t)
+            if held:
+                out[SeatIndex(i)] = held
+        return out
+
     def _check_end(self, moment: str) -> None:
         """After a death ("death") or at dawn ("dawn"): the engine judges the ruleset's
         end from the cards as they are; with physical cards nobody knows them, and the
@@ -544,5 +561,6 @@ class Flow:
                 # False: nobody judged the end (the host ended it; Secret Moon's turns
                 # are played at the table), so nobody is named the winner
                 judged=win is not None,
+                tokens=self._tokens_now(),
             )
         self.events.append(Announcement("end"))

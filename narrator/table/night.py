@@ -28,12 +28,13 @@ turns them into what every phone sees, so that nothing tells one card from anoth
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import groupby
 from typing import Any
 
 from narrator.moderator import Game as Engine
 from narrator.moderator import MoveError, Prompt, Step, Words
+from narrator.rules.powers import Ability
 from narrator.script import Script
 from narrator.table.errors import TableError
 from narrator.table.seats import SeatIndex, option
@@ -48,8 +49,10 @@ class Window:
     last: int
 
 
-def windows(script: Script, steps: list[Step]) -> list[Window]:
-    """Each engine step with its call in `script`: the k-th run of the role's steps."""
+def windows(script: Script, steps: list[Step], engine: Engine | None = None) -> list[Window]:
+    """Each engine step with its call in `script`: the k-th run of the role's steps --
+    for a role that wakes with another (the Alpha Wolf), whose first turn is that
+    role's call, its extra turn k is its own (k-1)-th run."""
     runs: dict[str, list[tuple[int, int]]] = {}
     roles = [getattr(s, "role", None) for s in script.steps]
     for role, run in groupby(range(len(roles)), key=roles.__getitem__):
@@ -59,8 +62,10 @@ def windows(script: Script, steps: list[Step]) -> list[Window]:
     out = []
     for step in steps:
         calls = runs.get(step.role, [])
-        if step.turn < len(calls):
-            first, last = calls[step.turn]
+        joins = engine is not None and engine.ruleset.role(step.role).wakes_with is not None
+        k = step.turn - 1 if joins else step.turn
+        if 0 <= k < len(calls):
+            first, last = calls[k]
             out.append(Window(step, first, last))
     return out
 
@@ -90,7 +95,7 @@ class NightDesk:
     ) -> NightDesk:
         """The engine's next night; `journal` carries the game's journals over."""
         steps = engine.begin_night()
-        desk = cls(engine, script, lang, steps, windows(script, steps))
+        desk = cls(engine, script, lang, steps, windows(script, steps, engine))
         desk.journal = journal if journal is not None else {}
         desk.logged = len(engine.log)
         return desk
@@ -133,17 +138,36 @@ class NightDesk:
 
     # -- what a phone sees ----------------------------------------------------------
 
+    def _picking(self, role: str, turn: int | None) -> list[Ability]:
+        """The powers of `role` that pick, at its call `turn` (None: at any call), as
+        the game's options and deck allow them (both public: the Paranormal
+        Investigator's looks by the option). A power's nights are not read here: on a
+        night it sleeps its shape is still every phone's (Wherewolf's first night)."""
+        chosen, options = self.engine.chosen(), self.engine.options
+        return [
+            a
+            for a in self.engine.abilities_of(role)
+            if a.picks
+            and (turn is None or a.turn == turn)
+            and replace(a.when, nights=(), from_night=None, until_night=None).holds(
+                chosen, 1, None, options
+            )
+        ]
+
     def rounds(self, step: Step) -> int:
         """How many prompts every phone answers at `step`, one after the other: one per
-        power of the role's call that picks (the Witch: look, then swap), and one more
-        after a copy (the Doppelganger's follow-up as the role she copied). The same
+        power of the role's call that picks (the Witch: look, then swap), and after a
+        copy as many more as the deck's role she might copy at once has (the
+        Doppelganger's follow-ups: the Paranormal Investigator's two looks). The same
         count on every phone, whatever it holds: a decoy answers as often."""
-        powers = self.engine.powers(step.role)
-        if powers is None:
-            return 1
-        picking = [a for a in powers.abilities if a.turn == step.turn and a.picks]
-        follow = any("copy" in a.effects for a in picking)
-        return max(1, len(picking) + (1 if follow else 0))
+        picking = self._picking(step.role, step.turn)
+        follow = 0
+        for a in picking:
+            if "copy" in a.effects:
+                at_once = [r for r in self.engine.chosen() if r not in a.later]
+                counts = (len([b for b in self._picking(r, None) if not b.alone]) for r in at_once)
+                follow = max([1, *counts])
+        return max(1, len(picking) + follow)
 
     def _round(self, step: Step, seat: SeatIndex) -> int:
         """The prompt this phone is on at `step` (0-based), the last once all are done."""
@@ -192,10 +216,7 @@ class NightDesk:
             # a follow-up, or a choice among those the night struck (the Healer sees
             # who they are here, on her own phone): the holder's real options
             return real
-        powers = self.engine.powers(step.role)
-        if powers is None:
-            return None
-        abilities = [a for a in powers.abilities if a.turn == step.turn and a.picks]
+        abilities = self._picking(step.role, step.turn)
         if not abilities:
             return None
         ability = abilities[min(k, len(abilities) - 1)]

@@ -1,8 +1,9 @@
 """Who dies in One Night's vote and who wins, from the cards (seeds 000, 001, 003, 004).
 
 One Night is judged by the engine (`narrator.moderator`) from the ruleset's
-`outcome:` rules, on the cards as they are after the night. The many-night games are
-judged by the table's own engine (`Flow._check_end`).
+`outcome:` rules, on the cards as they are after the night: with the phones' deal,
+on the table's own engine (`judge`), so what lies beside the cards counts too. The
+many-night games are judged by the table's own engine (`Flow._check_end`).
 """
 
 from __future__ import annotations
@@ -40,11 +41,29 @@ def countdown(
     seats = sorted(cards)
     index = {seat: i for i, seat in enumerate(seats)}
     game = Game.deal(ruleset, [str(s) for s in seats], [cards[s] for s in seats], list(centre))
-    game.vote({index[v]: index[t] for v, t in ballot.items() if v in index and t in index})
-    deaths = [(seats[e.seat], e.why) for e in game.log if e.kind == "death" and e.seat is not None]
+    return judge(
+        game,
+        {
+            SeatIndex(index[v]): SeatIndex(index[t])
+            for v, t in ballot.items()
+            if v in index and t in index
+        },
+        seats,
+    )
+
+
+def judge(
+    game: Game, ballot: Mapping[SeatIndex, SeatIndex], seats: Sequence[SeatIndex] | None = None
+) -> VoteEnd:
+    """One Night's vote on the table's own engine, as the night left it: the cards and
+    what lies beside them (an artifact, a mark, a side) count, not only the cards'
+    names. `seats` names the engine's seats (by default, as they are)."""
+    named = list(seats) if seats is not None else [SeatIndex(i) for i in range(len(game.seats))]
+    game.vote({int(v): int(t) for v, t in ballot.items()})
+    deaths = [(named[e.seat], e.why) for e in game.log if e.kind == "death" and e.seat is not None]
     dead = tuple(sorted(seat for seat, why in deaths if why == "vote"))
     shot = tuple(sorted(seat for seat, why in deaths if why != "vote"))
     teams, winners = game.winners()
     return VoteEnd(
-        dead, shot, Winners(tuple(sorted(teams)), tuple(sorted(seats[i] for i in winners)))
+        dead, shot, Winners(tuple(sorted(teams)), tuple(sorted(named[i] for i in winners)))
     )

@@ -11,7 +11,7 @@ and the saved game's are the same and stay so.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from narrator.table.seats import SeatIndex, index_of, number
@@ -75,6 +75,8 @@ class Reveal:
     removed: tuple[str, ...]
     winners: Winners
     judged: bool
+    # what lies beside a player's card at the end: its artifact, their mark (ids)
+    tokens: Mapping[SeatIndex, tuple[str, ...]] = field(default_factory=dict)
 
 
 # -- the JSON the pages read and the saved game keeps --------------------------------
@@ -131,6 +133,7 @@ def reveal_json(reveal: Reveal | None) -> dict[str, Any] | None:
         "removed": list(reveal.removed),
         "winners": {"teams": list(reveal.winners.teams), "seats": _numbers(reveal.winners.seats)},
         "judged": reveal.judged,
+        "tokens": {str(number(s)): list(t) for s, t in reveal.tokens.items()},
     }
 
 
@@ -207,4 +210,5 @@ def reveal_from_json(data: object) -> Reveal | None:
         removed=_strings(data["removed"]),
         winners=Winners(_strings(winners["teams"]), _seats(winners["seats"])),
         judged=data["judged"],
+        tokens={_seat(s): _strings(t) for s, t in dict(data.get("tokens", {})).items()},
     )

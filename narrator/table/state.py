@@ -181,11 +181,15 @@ class Table(Flow):
                 seat.card = card
             self.unseen = list(dealt.unseen)
         if deal and self.ruleset.outcome is not None:
+            # the options the voice plays with (the ruleset's own: the table sets none),
+            # so a power the voice offers is the engine's too (the lone wolf's look)
+            flags = frozenset(o.id for o in self.ruleset.options if o.kind == "flag" and o.default)
             self.engine = Engine.deal(
                 self.ruleset,
                 [s.name for s in self.seats],
                 [s.card or "" for s in self.seats],
                 list(self.unseen),
+                options=flags,
                 rng=self.rng,
             )
         self.roles = dict(chosen)

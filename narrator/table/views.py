@@ -46,6 +46,7 @@ def public(table: Table) -> dict[str, Any]:
         # the box's roles and sides are public: what is in the game is not
         "role_names": {r.id: r.name.get(lang) for r in table.ruleset.roles},
         "team_names": {t: n.get(lang) for t, n in table.ruleset.teams},
+        "token_names": {t.id: t.name.get(lang) for t in table.ruleset.tokens if t.kind},
         "version": table.version,
         # One Night: a card may change hands in the night; it is shown before only
         "card_only_before_night": table.countdown,

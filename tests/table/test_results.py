@@ -77,6 +77,7 @@ def test_the_reveal_has_the_pages_json_and_reads_back_the_same() -> None:
         removed=(),
         winners=Winners(("werewolves",), (0,)),
         judged=True,
+        tokens={1: ("claw_of_the_werewolf",)},
     )
     wire = reveal_json(reveal)
     assert wire == {
@@ -87,6 +88,7 @@ def test_the_reveal_has_the_pages_json_and_reads_back_the_same() -> None:
         "removed": [],
         "winners": {"teams": ["werewolves"], "seats": [1]},
         "judged": True,
+        "tokens": {"2": ["claw_of_the_werewolf"]},  # what lies beside a card
     }
     assert reveal_from_json(json.loads(json.dumps(wire))) == reveal
 

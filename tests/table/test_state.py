@@ -270,7 +270,8 @@ def test_one_night_vote_reveals_everything_at_once() -> None:
     assert not t.seats[1].alive
     reveal = t.reveal
     assert reveal is not None and len(reveal.cards) == 5 and len(reveal.unseen) == 3
-    assert [e.kind for e in t.events] == ["dealt", "night", "vote", "dead", "end"]
+    # at dawn, what the night left in the open is told ("found": nothing, here)
+    assert [e.kind for e in t.events] == ["dealt", "night", "found", "vote", "dead", "end"]
 
 
 def test_one_night_hunter_shot_is_his_vote() -> None:
@@ -536,8 +537,8 @@ def test_one_night_refuses_to_deal_a_role_the_engine_cannot_judge() -> None:
     """The phones deal, so nobody knows the cards: the engine judges the end, and a
     role it cannot run is refused with one line naming it (physical cards still play)."""
     t = table("onuw", 4)
-    deck = {"werewolf": 2, "seer": 1, "paranormal_investigator": 1, "villager": 3}
-    with pytest.raises(TableError, match="cannot run Paranormal Investigator"):
+    deck = {"werewolf": 2, "seer": 1, "copycat": 1, "villager": 3}
+    with pytest.raises(TableError, match="cannot run Copycat"):
         t.start(deck)
     assert t.phase == "lobby" and all(s.card is None for s in t.seats)
     t.start(deck, deal=False)

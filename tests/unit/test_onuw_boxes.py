@@ -50,8 +50,8 @@ def test_daybreak_wolves_with_the_dream_wolf_thumb_and_the_sentinel_first() -> N
         named(
             "alpha_wolf",
             "Alpha Wolf",
-            "You may swap the spare Werewolf card beside the centre with the card of a player "
-            "who is not a werewolf.",
+            "Swap the spare Werewolf card beside the centre with the card of a player who is "
+            "not a werewolf, without looking at either.",
         ),
         named("mystic_wolf", "Mystic Wolf", "You may look at another player's card."),
         named("apprentice_seer", "Apprentice Seer", "You may look at one card in the centre."),

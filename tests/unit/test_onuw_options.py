@@ -145,7 +145,13 @@ def test_the_tokens_a_deck_needs() -> None:
     deck = parse_roles("sentinel,curator,cupid,vampire,werewolf,villager", rs)
     assert dict(tokens_needed(rs, deck)) == {
         "shield": 1,
-        "artifact": 6,
+        # Daybreak's six artifacts (the bonus packs' six only with their option)
+        "claw_of_the_werewolf": 1,
+        "brand_of_the_villager": 1,
+        "cudgel_of_the_tanner": 1,
+        "void_of_nothingness": 1,
+        "mask_of_muting": 1,
+        "shroud_of_shame": 1,
         "mark_of_clarity": 10,
         "mark_of_the_vampire": 1,
         "mark_of_love": 2,

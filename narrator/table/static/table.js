@@ -297,6 +297,8 @@ function renderList(state, me, night) {
   for (const p of state.players) {
     let text = p.seat + ". " + p.name;
     if (reveal && reveal.cards[p.seat]) text += " — " + state.role_names[reveal.cards[p.seat]];
+    // what lies beside the card at the end: an artifact, a mark
+    if (reveal && (reveal.tokens || {})[p.seat]) text += " (" + reveal.tokens[p.seat].map((x) => state.token_names[x]).join(", ") + ")";
     else if (!p.alive) text += " (" + t("out") + ")";
     list.append(el("li", text, p.alive ? "" : "out"));
   }
