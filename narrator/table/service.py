@@ -158,8 +158,11 @@ class TableService:
         return joined
 
     def vote(self, player: Player, target: object) -> str:
-        self.table.vote(player, index_of(target))
-        self.changed()
+        """A vote; taken or refused, one push follows (as for a turn)."""
+        try:
+            self.table.vote(player, index_of(target))
+        finally:
+            self.changed()
         return self.table.phase
 
     def act(self, player: Player, prompt: object, choose: object) -> dict[str, Any]:
@@ -168,9 +171,13 @@ class TableService:
         return self.table.act(player, prompt, choose)
 
     def turn(self, player: Player, action: object, choose: object) -> dict[str, Any]:
-        answer = self.table.turn(player, action, choose)
-        self.changed()
-        return answer
+        """A turn's action. Taken or refused, one push to every phone follows: a turn
+        the rules refuse (a card that may not capture) is not told by the pushes that
+        follow it any more than by its answer (review 2, L2)."""
+        try:
+            return self.table.turn(player, action, choose)
+        finally:
+            self.changed()
 
     def claim(self, room: object, seat: object, source: str) -> tuple[str, str]:
         """A phone without its token asks to take a seat over; the host confirms."""
@@ -251,6 +258,10 @@ class TableService:
 
     def private(self, player: Player) -> dict[str, Any]:
         return views.private(self.table, player)
+
+    def night_room(self) -> int:
+        """The bytes tonight's prompt and picks may take on a phone (`views.night_room`)."""
+        return views.night_room(self.table)
 
     def host_view(self) -> dict[str, Any]:
         """The host's view, and the voice's last errors (the host decides to go on)."""

@@ -10,14 +10,17 @@ they were: the web server adds the padding and the voice's errors.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from narrator.moderator import Words
 from narrator.rules import check_selection, dealing
 from narrator.table.errors import TableError
 from narrator.table.flow import VOTING
 from narrator.table.lines import describe
+from narrator.table.night import label, prompt_text
 from narrator.table.results import result_json, reveal_json
-from narrator.table.seats import Player, number
+from narrator.table.seats import Player, number, option
 from narrator.table.state import Table, chosen_roles, recommended_deck
 
 
@@ -93,9 +96,55 @@ def private(table: Table, player: Player) -> dict[str, Any]:
         # picks to its members only, and what this player learned, kept all game
         "prompt": desk.prompt(player.seat) if desk else None,
         "picks": desk.picks(player.seat) if desk else {},
-        "journal": list(table.journal.get(player.seat, [])),
+        "journal": journal(table, player),
         "turns": turn_options(table) if player.alive else [],
     }
+
+
+def journal(table: Table, player: Player) -> list[dict[str, Any]]:
+    """What this player did and learned, all game. The night in progress is held back
+    until dawn (the phone shows an answer's result at once, from `/api/act`): a
+    journal that grew when a card acted would make its phone's view grow then."""
+    lines = table.journal.get(player.seat, [])
+    if table.phase == "night":
+        return [j for j in lines if j["night"] < table.night]
+    return list(lines)
+
+
+def night_room(table: Table) -> int:
+    """The most bytes a phone's night prompt and a group's picks can take tonight, on
+    any phone: every seat, centre card and named word offered under the longest
+    label, the longest text a prompt says, every seat shown a pick. The padding
+    counts this room from nightfall to dawn, so it does not move when a card's real
+    prompt or a pack's picks appear (0 when no night is played on the phones)."""
+    desk = table.desk
+    if desk is None or table.phase != "night":
+        return 0
+    words = Words(desk.engine, table.lang)
+    abilities = [a for r in table.ruleset.roles if r.powers for a in r.powers.abilities]
+    named = sorted({w for a in abilities for p in a.picks for w in p.named})
+    centre = [f"centre:{k + 1}" for k in range(len(desk.engine.centre))]
+    options = [option(p.seat) for p in table.seats] + centre + named
+    longest = max(_size(label(words, o)) + _size(o) for o in options)
+    texts = [prompt_text(words, None)] + [prompt_text(words, r.id) for r in table.ruleset.roles]
+    ways = max(
+        (_size([{"seat": 99, "centre": 99, "named": list(p.named)} for p in a.picks])
+         for a in abilities),
+        default=2,
+    )  # fmt: skip
+    prompt = (
+        _size({"id": "n999.999/99", "text": "", "min": 99, "max": 99, "options": [], "ways": []})
+        + max(_size(t) for t in texts)
+        + len(options) * (_size({"id": "", "label": ""}) + 2 + longest)
+        + ways
+    )
+    picks = len(table.seats) * (_size({"": ""}) + 2 + 2 * max(_size(o) for o in options))
+    return prompt + picks
+
+
+def _size(value: object) -> int:
+    """Bytes of `value` as JSON, as the server writes it."""
+    return len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
 
 
 def turn_options(table: Table) -> list[dict[str, Any]]:
