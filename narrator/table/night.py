@@ -182,7 +182,7 @@ class NightDesk:
         shape = self._shape(step, seat, k)
         if shape is None:
             return None
-        words = Words(self.engine, self.lang)
+        words = Words(self.engine, self.lang, phones=True)
         pid = self._prompt_id(step, k)
         text = prompt_text(words, self._holds(step, pid, seat, real))
         return {
@@ -263,7 +263,7 @@ class NightDesk:
                 entries = self.engine.act(step, seat, list(choose))
             except MoveError as exc:
                 raise TableError(str(exc)) from None
-            words = Words(self.engine, self.lang)
+            words = Words(self.engine, self.lang, phones=True)
             learned = [words.journal(e) for e in entries if e.to == seat and e.kind != "chose"]
             learned = [line for line in learned if line]
             group_pick = self.engine.group_prompt(step, seat) is not None
@@ -293,7 +293,7 @@ class NightDesk:
     def _to_journal(self) -> None:
         """What a window's close told its seats (the pack agreed, a chance pick)."""
         start = self.logged
-        words = Words(self.engine, self.lang)
+        words = Words(self.engine, self.lang, phones=True)
         for entry in self.engine.log[start:]:
             if entry.to is None or entry.kind in ("chose", "pick"):
                 continue

@@ -120,7 +120,7 @@ def night_room(table: Table) -> int:
     desk = table.desk
     if desk is None or table.phase != "night":
         return 0
-    words = Words(desk.engine, table.lang)
+    words = Words(desk.engine, table.lang, phones=True)
     abilities = [a for r in table.ruleset.roles if r.powers for a in r.powers.abilities]
     named = sorted({w for a in abilities for p in a.picks for w in p.named})
     centre = [f"centre:{k + 1}" for k in range(len(desk.engine.centre))]
