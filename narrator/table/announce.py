@@ -62,7 +62,7 @@ def announce(table: Table, event: Announcement) -> list[str]:
             dead += " " + line("turn_over", lang)
         return [dead]
     if event.kind == "shot":
-        return [taken_along(table.ruleset, lang, _names(table, seats))]
+        return [taken_along(table.ruleset, lang, _names(table, seats), table.dealt)]
     if event.kind == "verdict":
         if not seats:
             return [line("spared", lang)]
@@ -93,7 +93,12 @@ def _role(table: Table, role_id: str | None) -> str:
 def _plan(table: Table) -> Plan:
     """The table's game as the script builder takes it (rounds are played after the
     one night)."""
-    return Plan(players=len(table.seats), roles=tuple(table.roles.items()), lang=table.lang)
+    return Plan(
+        players=len(table.seats),
+        roles=tuple(table.roles.items()),
+        lang=table.lang,
+        phones=table.engine is not None,
+    )
 
 
 def _turn_call(table: Table, turn: int) -> list[str]:

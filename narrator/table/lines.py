@@ -199,15 +199,16 @@ def line(key: str, lang: str, **values: str) -> str:
     return gettext(lang, LINES[key]).format(**values)
 
 
-def taken_along(ruleset: Ruleset, lang: str, names: str) -> str:
+def taken_along(ruleset: Ruleset, lang: str, names: str, phones: bool = False) -> str:
     """The players a death took along (One Night's Hunter), in the ruleset's words for
-    it (a role's `on_death_line`); when the roles whose death acts say it differently,
-    or not at all, the plain line that they leave the game."""
+    it (a role's `on_death_line`, in its phones' words when the cards are on the
+    phones); when the roles whose death acts say it differently, or not at all, the
+    plain line that they leave the game."""
     said = {r.powers.on_death_line for r in ruleset.roles if r.powers and r.powers.on_death}
     own = said.pop() if len(said) == 1 else None
     if own is None:
         return line("out", lang, names=names)
-    return own.get(lang).replace("{names}", names)
+    return own.get(lang, phones=phones).replace("{names}", names)
 
 
 def page_words(lang: str) -> dict[str, str]:
@@ -224,13 +225,14 @@ def join_names(names: Sequence[str], lang: str) -> str:
 
 
 def describe(ruleset: Ruleset, role_id: str, lang: str, chosen: frozenset[str]) -> str:
-    """What the card's role does, for the back of the card on the phone."""
+    """What the card's role does, for the back of the card on the phone: the
+    ruleset's words for a table whose cards are on the phones (`Text.phones`)."""
     role = ruleset.role(role_id)
     parts = []  # the side is shown apart, above this text
     if role.note is not None:
-        parts.append(role.note.get(lang))
+        parts.append(role.note.get(lang, phones=True))
     if role.card is not None:  # the ruleset says what the card does, in its own words
-        parts.append(role.card.get(lang))
+        parts.append(role.card.get(lang, phones=True))
     elif role.wakes_with:
         parts.append(line("wakes_with", lang, role=ruleset.role(role.wakes_with).name.get(lang)))
     elif not role.turns:
@@ -238,9 +240,11 @@ def describe(ruleset: Ruleset, role_id: str, lang: str, chosen: frozenset[str]) 
     else:
         turn = next((t for t in role.turns if t.main), role.turns[0])
         night = turn_night(turn)
-        acts = [x.text.get(lang) for x in turn.act if x.when.holds(chosen, night)]
+        said = [x.text.get(lang, phones=True) for x in turn.act if x.when.holds(chosen, night)]
         # A turn with nothing to do but wake (the Masons) is told by its wake call.
-        acts = acts or [x.text.get(lang) for x in turn.wake if x.when.holds(chosen, night)]
+        acts = said or [
+            x.text.get(lang, phones=True) for x in turn.wake if x.when.holds(chosen, night)
+        ]
         if acts:
             parts.append(line("at_night", lang) + " ".join(acts))
     return " ".join(parts)

@@ -146,7 +146,7 @@ def test_a_wherewolf_game_the_aura_the_strongest_wolf_the_healer_and_the_stake(
         wait_phase(live, pages, "Night")
         play_night(live, pages, clock, {"seer": {1: ["seat:1"]}})
         wait_phase(live, pages, "Day")
-        assert live.table.journal[1][-1]["text"].endswith("a dark aura (a nod).")
+        assert live.table.journal[1][-1]["text"].endswith("a dark aura.")
         live.host("next")  # the assembly is over: the accusation
         vote(live, pages, {0: 4, 1: 5, 2: 4, 3: 5, 4: 4}, "Accusation")  # Dee 3, Eve 2
         wait_phase(live, pages, "Defence")
@@ -274,7 +274,7 @@ def test_secret_moon_s_three_rounds_on_the_phones_and_the_princess_wins(
         for round_ in (1, 2, 3):
             assert live.state()["round"] == round_
             assert f"Round {round_} of three" in voice.said[-1]
-            assert voice.said[-1].endswith("Card 1, your turn.")
+            assert voice.said[-1].endswith("Card 1, your turn; choose your action on your phone.")
             page = pages[round_]  # Bo, then Cy, then Dee: a look at a card set aside
             page.click("button[data-action='inspect']")
             page.click(f"button[data-option='centre:{1 + round_ % 2}']")
@@ -283,7 +283,9 @@ def test_secret_moon_s_three_rounds_on_the_phones_and_the_princess_wins(
             pages[4].click("button[data-action='pass']")
             pages[4].click("#play-turn")
             pages[0].wait_for_selector("#said:has-text('Eve passes.')")
-            assert voice.said[-1] == "Eve passes. Card 3, your turn."
+            assert (
+                voice.said[-1] == "Eve passes. Card 3, your turn; choose your action on your phone."
+            )
             live.host("next")
         wait_phase(live, pages, "The end")
         assert any("The last round is over." in line for line in voice.said[-3:])
