@@ -33,8 +33,9 @@ def announce(table: Table, event: Announcement) -> list[str]:
         if all(said):
             return [s for s in said if s]
         return [line("victims", lang, names=_names(table, seats))]
-    if event.kind == "out":
-        return [line("out", lang, names=_names(table, seats))]
+    if event.kind == "out":  # by day; with the cards on the phones: left the table
+        key = "left_table" if table.dealt else "out"
+        return [line(key, lang, names=_names(table, seats))]
     if event.kind in ("accused_by", "voted_by"):
         key = "accuses" if event.kind == "accused_by" else "votes_for"
         return [
@@ -48,7 +49,8 @@ def announce(table: Table, event: Announcement) -> list[str]:
     if event.kind == "accusation":
         return [line("accuse", lang)]
     if event.kind == "suspects":
-        return [line("suspects", lang, names=_names(table, seats))]
+        key = "suspects" if len(seats) > 1 else "suspect"
+        return [line(key, lang, names=_names(table, seats))]
     if event.kind == "ballot":
         key = "ballot_open" if table.rule.open_ballot else "ballot"
         return [line(key, lang, names=_names(table, seats))]

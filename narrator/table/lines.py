@@ -22,6 +22,7 @@ LINES: dict[str, str] = {
     "victims": N_("Last night {names} left the game."),
     "no_victims": N_("Nobody left the game last night."),
     "out": N_("{names} leaves the game."),
+    "left_table": N_("{names} has left the table, and is out of the game."),
     "vote_open": N_("Vote on your phone now. When the count ends, every vote is shown at once."),
     "dead": N_("The votes are in. {names} dies."),
     "dead_many": N_("The votes are in. {names} die."),
@@ -32,6 +33,7 @@ LINES: dict[str, str] = {
     "no_winners": N_("Nobody wins this time."),
     "accuse": N_("Accuse on your phone: choose the player you suspect."),
     "suspects": N_("The suspects are {names}. Each may now speak in their defence."),
+    "suspect": N_("The suspect is {names}, who may now speak in their defence."),
     "ballot": N_("Secret ballot on your phone, between {names}."),
     "condemned": N_("By the vote, {names} leaves the game."),
     "turn_over": N_(
@@ -58,17 +60,27 @@ PAGE: dict[str, str] = {
     "cards": N_("Look at your card"),
     "cardsHint": N_("Hold it hidden from your neighbours, then put the phone down."),
     "night": N_("Night"),
-    "nightHint": N_("Eyes closed. Put the phone face down."),
+    "nightHint": N_(
+        "At every call everyone answers the prompt on their phone, called or not: "
+        "nobody can tell who was called."
+    ),
     "day": N_("Day"),
     "dayHint": N_("Talk it over."),
     "vote": N_("Vote"),
     "voteHint": N_("Choose a player. Every vote shows at once when the count ends."),
     "accusation": N_("Accusation"),
     "accusationHint": N_("Choose the player you accuse."),
+    "accusationHintTold": N_(
+        "Choose the player you accuse. When the count ends, the voice reads every accusation aloud."
+    ),
     "defence": N_("Defence"),
     "defenceHint": N_("The suspects speak: "),
     "ballot": N_("Secret ballot"),
     "ballotHint": N_("Choose one suspect. Nobody sees your vote."),
+    "ballotTold": N_("Ballot"),
+    "ballotHintTold": N_(
+        "Choose one suspect. When the count ends, the voice reads every vote aloud."
+    ),
     "verdict": N_("The verdict"),
     "end": N_("The end"),
     "noVote": N_("You have no vote in this round."),
@@ -79,11 +91,15 @@ PAGE: dict[str, str] = {
     "winners": N_("Winners: "),
     "nobodyWins": N_("Nobody wins."),
     "centre": N_("Centre: "),
+    "aside": N_("Set aside, unseen: "),
     "offline": N_("Connection lost; trying again…"),
     "voted": N_("voted"),
     "done": N_("Done"),
     "nothing": N_("Nothing"),
-    "answered": N_("Answer sent. Eyes closed."),
+    # what every phone shows once it has answered, until the call ends: what it
+    # learned, or what it chose (a decoy's answer shows as an answer too)
+    "chose": N_("You chose: "),
+    "choseNothing": N_("You chose nothing."),
     "sealed": N_("The table restarted. The game goes on when one more player opens this page."),
     "picksOf": N_("Your group: "),
     "journal": N_("Press and hold: your journal"),
@@ -105,6 +121,10 @@ PAGE: dict[str, str] = {
     "removedCards": N_("Removed unseen: "),
     "votesFor": N_("Votes: "),
     "counts": N_("Counts: "),
+    # lists as the language writes them: its comma, and an arrow that points the
+    # way the line reads (right to left in Persian)
+    "list": N_("{a}, {b}"),
+    "votedFor": N_("{voter} → {target}"),
 }
 
 
@@ -127,6 +147,13 @@ HOST: dict[str, str] = {
     "again": N_("Play again (same room, phones and seats)"),
     "outLabel": N_("Left the game (by night, or left the table):"),
     "out": N_("Mark as out"),
+    "outLabelTable": N_("Left the table (the voice says so; the cards on the phones):"),
+    "outConfirm": N_("Mark {name} as out of the game? This cannot be undone."),
+    "outConfirmTable": N_(
+        "{name} has left the table? They are out of the game, and the voice says so. "
+        "This cannot be undone."
+    ),
+    "physical": N_(" (physical cards only)"),
     "up": N_("Move up"),
     "down": N_("Move down"),
     "remove": N_("Remove"),
@@ -167,6 +194,7 @@ HOST: dict[str, str] = {
     "phase_accusation": N_("The accusation"),
     "phase_defence": N_("The defence"),
     "phase_ballot": N_("The secret ballot"),
+    "phase_ballotTold": N_("The ballot"),
     "phase_verdict": N_("The verdict"),
     "phase_end": N_("The end"),
     "hint_lobby": N_("When everyone has joined: the sitting order, the deck, then Deal and start."),
@@ -183,10 +211,20 @@ HOST: dict[str, str] = {
         "Every vote shows at once when all have voted or the time is up. Next: the end."
     ),
     "hint_accusation": N_("Every player chooses whom to accuse. Next: the suspects' defence."),
-    "hint_defence": N_("The suspects speak. Next: the secret ballot (Go on when they are done)."),
+    "hint_defence": N_("The suspects speak. Next: the ballot (Go on when they are done)."),
     "hint_ballot": N_("Next: the verdict."),
     "hint_verdict": N_("Next: night {next} (Go on)."),
     "hint_end": N_("Play again keeps the room, the phones and the seats."),
+    # the end: every card, as the phones show it
+    "cardsEnd": N_("The cards"),
+    "dealt": N_("Dealt: "),
+    "centreCards": N_("Centre: "),
+    "asideCards": N_("Set aside, unseen: "),
+    "removedCards": N_("Removed unseen: "),
+    "winners": N_("Winners: "),
+    "nobodyWins": N_("Nobody wins."),
+    "list": N_("{a}, {b}"),
+    "votedFor": N_("{voter} → {target}"),
 }
 
 

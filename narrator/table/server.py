@@ -456,7 +456,8 @@ class TableServer:
 
     async def host_deck(self, request: web.Request) -> web.Response:
         self._host(request)
-        return web.json_response(self.service.deck((await self._body(request)).get("roles")))
+        body = await self._body(request)
+        return web.json_response(self.service.deck(body.get("roles"), body.get("deal", True)))
 
     async def claim(self, request: web.Request) -> web.Response:
         """A phone without its token asks to take a seat over; the host confirms."""

@@ -223,7 +223,18 @@ class TableService:
         self.changed()
 
     def eliminate(self, seat: object) -> None:
-        self.table.eliminate(index_of(seat))
+        """The host marks a player out. With the cards on the phones the engine knows
+        who dies in the night: the host marks out by day only a player who leaves the
+        table, and the voice says so (review 2, N11: a misread label killed a player
+        in the night)."""
+        table = self.table
+        if table.dealt and table.trial and table.phase != "day":
+            raise TableError(
+                "the cards are on the phones: the night's deaths are the game's own; "
+                "mark out a player who left the table by day",
+                "refused",
+            )
+        table.eliminate(index_of(seat))
         self.changed()
 
     def remove(self, seat: object, name: object) -> None:
@@ -247,9 +258,10 @@ class TableService:
         self.announced.clear()  # the last game's winners are not this game's news
         self.changed()
 
-    def deck(self, roles: object) -> dict[str, Any]:
-        """The running count of a deck the host is choosing (`{}`: the recommended)."""
-        return views.deck_count(self.table, _roles(roles))
+    def deck(self, roles: object, deal: object = True) -> dict[str, Any]:
+        """The running count of a deck the host is choosing (`{}`: the recommended),
+        dealt by the phones or (`deal` false) with physical cards."""
+        return views.deck_count(self.table, _roles(roles), _deal(deal))
 
     # -- what each one sees -------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from narrator.moderator import Words
+from narrator.moderator import Words, unsupported_roles
 from narrator.rules import check_selection, dealing
 from narrator.table.errors import TableError
 from narrator.table.flow import VOTING
@@ -59,11 +59,32 @@ def public(table: Table) -> dict[str, Any]:
         # the roles in the game, not who holds them: public in every seed
         # (audit 3, finding 2); One Night's centre is among them
         "deck": dict(table.roles),
-        # the host may take a player out by hand in a game of many nights
-        "eliminate": table.trial,
+        # the host may take a player out by hand in a game of many nights: with
+        # physical cards who left in the night ("night"); with the cards on the
+        # phones the engine knows the night's deaths, and the host marks out by day
+        # only a player who leaves the table ("table"); None: never
+        "eliminate": ("table" if table.dealt else "night") if table.trial else None,
+        # the votes whose every vote is told aloud when they close (the pages say so)
+        "told": told(table),
         # after a restart: how many more phones must come back to open the game
         "sealed": table.vault.waiting,
     }
+
+
+def told(table: Table) -> list[str]:
+    """The voting phases whose every vote is shown or read aloud, voter by voter, when
+    they close: One Night's vote; the accusation and the ballot where the ruleset's
+    are open (Lupus)."""
+    if table.countdown:
+        return ["vote"]
+    if not table.trial:
+        return []
+    rule = table.rule
+    return [
+        p
+        for p, open_ in (("accusation", rule.open_accusation), ("ballot", rule.open_ballot))
+        if open_
+    ]
 
 
 def private(table: Table, player: Player) -> dict[str, Any]:
@@ -181,7 +202,16 @@ def host(table: Table) -> dict[str, Any]:
         deck = ()
     return {
         "roles": [
-            {"id": r.id, "name": r.name.get(table.lang), "max": r.max_count} for r in ruleset.roles
+            {
+                "id": r.id,
+                "name": r.name.get(table.lang),
+                "max": r.max_count,
+                # a card the phones can deal: one the engine runs (read from the engine,
+                # so it follows the engine as it learns roles); the others are for a
+                # table with physical cards
+                "dealable": not unsupported_roles(ruleset, [r.id]),
+            }
+            for r in ruleset.roles
         ],
         "recommended": dict(deck),
         "min_players": ruleset.setup.min_players,
@@ -197,10 +227,12 @@ def host(table: Table) -> dict[str, Any]:
     }
 
 
-def deck_count(table: Table, roles: dict[object, object]) -> dict[str, Any]:
+def deck_count(table: Table, roles: dict[object, object], deal: bool = True) -> dict[str, Any]:
     """How a deck the host is choosing would be dealt at this table now: the cards,
     the dealt, those set aside (One Night's centre) and those removed unseen, or
-    why it cannot be dealt -- the host page's running count, from the ruleset."""
+    why it cannot be dealt -- the host page's running count, from the ruleset; dealt
+    by the phones (`deal`), a role the engine cannot run is one of the reasons, as
+    the deal itself would say."""
     players = len(table.seats)
     chosen = chosen_roles(table.ruleset, {r: n for r, n in roles.items() if n != 0})
     if not chosen:
@@ -210,10 +242,14 @@ def deck_count(table: Table, roles: dict[object, object]) -> dict[str, Any]:
             return {"cards": 0, "dealt": 0, "aside": 0, "removed": 0, "errors": [str(exc)]}
     report = check_selection(table.ruleset, max(players, 1), chosen)
     plan = dealing(table.ruleset, players, chosen)
+    errors = list(report.errors) if players else []
+    if deal and table.ruleset.outcome is not None:
+        cannot = unsupported_roles(table.ruleset, [r for r, _ in chosen])
+        errors += [cannot] if cannot else []
     return {
         "cards": plan.cards,
         "dealt": plan.dealt,
         "aside": max(0, plan.aside),
         "removed": plan.discard,
-        "errors": list(report.errors) if players else [],
+        "errors": errors,
     }

@@ -76,6 +76,12 @@ def wait_phase(live: Live, pages: list[Any], title: str) -> None:
         page.wait_for_selector(f"#title:text-is('{title}')")
 
 
+def plain(text: str) -> str:
+    """Text as read, without the isolates the pages put around each name in a list
+    (FSI ... PDI: a name in another script keeps its place in the line)."""
+    return text.replace("\u2068", "").replace("\u2069", "")
+
+
 def screen_text(page: Any) -> str:
     """What the phone shows, without its own seat and name in the corner."""
     return str(

@@ -68,7 +68,7 @@ def test_a_lupus_game_over_two_nights_to_the_humans_win(browser: Any, shots: Pat
         wait_phase(live, pages, "Defence")
         assert "Gus accuses Ann." in voice.said[-2]
         live.host("next")
-        vote(live, pages, {1: 3, 3: 1, 4: 1, 5: 1, 6: 1}, "Secret ballot")
+        vote(live, pages, {1: 3, 3: 1, 4: 1, 5: 1, 6: 1}, "Ballot")
         wait_phase(live, pages, "The verdict")
         assert voice.said[-1] == "The village executes Ann: Ann is now a Ghost."
         live.host("next")
@@ -83,7 +83,7 @@ def test_a_lupus_game_over_two_nights_to_the_humans_win(browser: Any, shots: Pat
         vote(live, pages, {0: 2, 1: 4, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2}, "Accusation")
         wait_phase(live, [pages[3]], "Defence")
         live.host("next")
-        vote(live, pages, {4: 2, 5: 2, 6: 2}, "Secret ballot")
+        vote(live, pages, {4: 2, 5: 2, 6: 2}, "Ballot")
         wait_phase(live, pages, "The end")
         assert live.state()["reveal"]["winners"] == {"teams": ["humans"], "seats": [3, 4, 5, 6, 7]}
         pages[4].screenshot(path=str(shots / "lupus-end.png"))

@@ -700,4 +700,8 @@ def test_by_day_the_one_night_card_is_gone_and_a_player_out_by_hand_is_said() ->
     lupus = lupus_day()
     lupus.eliminate(2)
     assert lupus.events[-1].kind == "out"
-    assert announce(lupus, lupus.events[-1]) == [f"{lupus.seat(2).name} leaves the game."]
+    # the cards are on the phones: the host marks out by day a player who left the table
+    name = lupus.seat(2).name
+    assert announce(lupus, lupus.events[-1]) == [
+        f"{name} has left the table, and is out of the game."
+    ]

@@ -18,10 +18,17 @@ async function loadWords(code, page) {
   if (response.ok) { words.T = await response.json(); words.lang = code; }
 }
 function t(key, vars) {
-  let text = words.T[key] ?? key;
-  for (const [k, v] of Object.entries(vars || {})) text = text.replaceAll("{" + k + "}", v);
-  return text;
+  const text = words.T[key] ?? key;
+  // one pass: a name that holds "{b}" is not filled in again
+  return vars ? text.replace(/\{(\w+)\}/g, (all, k) => (k in vars ? String(vars[k]) : all)) : text;
 }
+
+// Lists and votes as the language writes them: its own comma ("{a}, {b}": Persian
+// «،») and an arrow that points the way the line reads ("→", Persian "←"); each name
+// isolated (FSI ... PDI), so a name in another script keeps its place in the line.
+const isolate = (text) => "\u2068" + text + "\u2069";
+function listOf(items) { return items.length ? items.reduce((a, b) => t("list", { a, b })) : ""; }
+function votedFor(voter, target) { return t("votedFor", { voter: isolate(voter), target: isolate(target) }); }
 
 // The page in a language: its direction (Persian right to left) and, once that
 // language's words are in, the page's fixed words.
