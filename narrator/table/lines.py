@@ -53,6 +53,7 @@ LINES: dict[str, str] = {
 PAGE: dict[str, str] = {
     "room": N_("Room code"),
     "name": N_("Your name"),
+    "nameLong": N_("This name is {n} characters long as the table writes it; use at most {max}."),
     "join": N_("Join"),
     "hold": N_("Press and hold to see your card"),
     "seat": N_("Seat"),

@@ -45,6 +45,17 @@ async function start() {
   $("join").hidden = false;
 }
 
+// The name as the table will write it (NFKC, spaces folded: names.py): a few
+// characters can stand for many (one ligature is 18 letters), so the field's own
+// limit counts what it types, and this what the table would keep -- the page never
+// sends a name the table refuses for its length (review 2, N4). The most is the
+// field's maxlength, names.MAX_NAME (test_names_browser.py checks they agree).
+$("name").addEventListener("input", () => {
+  const name = $("name"), most = name.maxLength;
+  const n = [...name.value.normalize("NFKC").trim().split(/\s+/).join(" ")].length;
+  name.setCustomValidity(n > most ? t("nameLong", { n, max: most }) : "");
+});
+
 $("join-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   showError("");
