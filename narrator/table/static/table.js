@@ -194,7 +194,7 @@ function renderPrompt(state, me) {
   // what this phone was shown when it answered, every phone alike: a box of one
   // size, until the call ends (a real holder's result, or what a decoy chose)
   if (shown.length) {
-    const result = el("div", null, "result"); result.setAttribute("role", "status");
+    const result = el("div", null, "shown"); result.setAttribute("role", "status");
     result.append(...shown.map((line) => el("span", line)));
     box.append(result);
   }
