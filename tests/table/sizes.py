@@ -32,10 +32,10 @@ SPEED = 100.0  # the voice's clock: a night of a minute passes in a second or so
 
 
 def long_names(count: int) -> list[str]:
-    """`count` names of 24 characters each (the most a name may have), with accents:
-    more bytes than letters, as Italian names at a real table."""
-    names = [f"Niccolò Bàrtolo Sùrdi {chr(65 + i // 26)}{chr(65 + i % 26)}" for i in range(count)]
-    assert all(len(n) == 24 for n in names)
+    """`count` names of 24 characters each (the most a name may have, in its most
+    words: three), with accents: more bytes than letters, as Italian names."""
+    names = [f"Niccolò Bàrtolo Sùrdi{chr(97 + i // 26)}{chr(97 + i % 26)}o" for i in range(count)]
+    assert all(len(n) == 24 and len(n.split()) == 3 for n in names)
     return names
 
 
