@@ -369,9 +369,9 @@ class TableServer:
 
     async def _answer(self, request: web.Request, command: Command) -> web.Response:
         """A phone's act, turn or vote, answered in one size and one status line's
-        length whether taken or refused (review 2, L2): a refusal that only some cards
-        get (a Guard's capture) is as long as an acceptance. (What follows is the
-        service's: a turn or a vote is one push to every phone, taken or refused.)"""
+        length whether taken or refused (review 2, L2): a refusal only some cards get
+        (a move the rules refuse that card) is as long as an acceptance. (What follows
+        is the service's: a turn or a vote is one push to every phone, either way.)"""
         try:
             player = self._player(request)
             answer, status = command(player, await self._body(request)), 200
