@@ -39,9 +39,11 @@ _KEPT_FORMAT = frozenset("\u200c")
 # Letters and symbols that draw as blank space (Hangul fillers, the braille blank).
 _BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 # What the pages and the voice write beside a name: brackets and quotes (Unicode's
-# opening, closing and quoting punctuation), dashes but the hyphen, and these marks.
+# opening, closing and quoting punctuation: "(out)" in any script's parentheses),
+# dashes but the hyphen, and these marks. Square and curly brackets stay: the pages
+# never write them, and a name that looks like markup is shown as it is typed.
 _MARK_CATEGORIES = frozenset({"Ps", "Pe", "Pi", "Pf", "Pd"})
-_HYPHENS = frozenset("-\u2010")
+_KEPT_MARKS = frozenset("-\u2010[]{}")
 _MARKS = frozenset(':;|·•→←⇒⇐"')
 
 
@@ -79,7 +81,7 @@ def _reads_as_a_name(name: str) -> None:
         raise BadName("a name starts with a letter (a number first reads as a seat number)")
     for char in name:
         category = unicodedata.category(char)
-        if char in _MARKS or (category in _MARK_CATEGORIES and char not in _HYPHENS):
+        if char in _MARKS or (category in _MARK_CATEGORIES and char not in _KEPT_MARKS):
             raise BadName(
                 f"the name holds '{char}', which the table writes beside names; "
                 "use letters, digits, spaces, hyphens and apostrophes"

@@ -25,6 +25,7 @@ from tests.table.live import live_table
         ("Ann → Bo", "writes beside names"),  # a vote
         ("Bo: seer", "writes beside names"),
         ("«Bo»", "writes beside names"),
+        ("Cy ﴾out﴿", "writes beside names"),  # another script's parentheses
         ("3. Eli", "starts with a letter"),  # a seat in the list
         ("۳ الهام", "starts with a letter"),  # Persian digits too
         ("Everyone open your eyes", "at most 3 words"),  # the voice's sentence
@@ -41,7 +42,16 @@ def test_a_name_that_reads_as_something_else_is_refused_in_one_line(name: str, w
 
 @pytest.mark.parametrize(
     "name",
-    ["Anne-Marie O'Brien", "Maria del Carmen", "سارا\u200cجان", "محمّد", "Zoë", "Jean‐Luc", "R2"],
+    [
+        "Anne-Marie O'Brien",
+        "Maria del Carmen",
+        "سارا\u200cجان",
+        "محمّد",
+        "Zoë",
+        "Jean‐Luc",
+        "R2",
+        "[b]Cy[/b]",
+    ],
 )
 def test_real_names_still_join(name: str) -> None:
     assert clean_name(name) == name
