@@ -49,3 +49,36 @@ def test_a_changed_byte_in_the_sealed_game_keeps_it_shut_and_go_on_says_why(
         assert "start a new game" in body["error"] and "\n" not in body["error"]
         assert live.call("POST", "/api/vote", {"target": 2}, token=tokens[2])[0] == 409
         assert live.state()["phase"] == "ballot"  # nothing moved without its secrets
+
+
+@pytest.mark.parametrize("lang", ["it", "fa"])
+def test_the_host_s_hints_name_the_button_as_the_button_says_it(lang: str) -> None:
+    """Review 2, P12: the Italian hints said "Avanti" where the button says
+    "Prosegui". Every hint that names the button names it as the button does."""
+    from narrator.i18n import gettext
+    from narrator.table.lines import HOST, host_words
+
+    button = gettext(lang, HOST["next"])
+    hints = {k: v for k, v in host_words(lang).items() if "Go on" in HOST[k] and k != "next"}
+    assert len(hints) >= 6
+    for key, text in hints.items():
+        assert button in text, (key, text)
+
+
+def test_one_suspect_is_said_as_one() -> None:
+    """Review 2: "The suspects are Dee." -- one suspect is one."""
+    import random
+
+    from narrator.table import Table
+    from narrator.table.announce import announce
+    from narrator.table.flow import Announcement
+    from narrator.table.seats import SeatIndex
+    from tests.unit.helpers import ruleset
+
+    t = Table(ruleset("mafia_infiltrators"), "en", rng=random.Random(1))
+    for name in ["Ann", "Bo", "Cy", "Dee", "Eve", "Fay", "Gus"]:
+        t.join(name, t.room)
+    one = announce(t, Announcement("suspects", (SeatIndex(3),)))
+    assert one == ["The suspect is Dee, who may now speak in their defence."]
+    two = announce(t, Announcement("suspects", (SeatIndex(3), SeatIndex(1))))
+    assert two[0].startswith("The suspects are Dee and Bo.")

@@ -212,3 +212,18 @@ def test_english_words_names_and_the_host_s_deck(browser: Any, shots: Path) -> N
 
         play_night(live, pages, clock, {"seer": {0: ["seat:2"]}}, after=after)
         assert "Werewolf" in seen["texts"][0] and seen["texts"][1].startswith("You chose: ")
+
+
+def test_secret_moon_s_cards_not_in_play_are_set_aside_not_the_centre(browser: Any) -> None:
+    """Review 2, P11: Secret Moon's cards that no player holds were "Centre:" on the
+    phones' end screen; the centre is One Night's."""
+    with held_game("secret_moon") as (live, _clock):
+        pages = seat_phones(browser, live, ["Ann"])
+        for name in ["Bo", "Cy", "Dee", "Eve", "Flo"]:
+            live.join(name)
+        assert live.host("start")[0] == 200
+        assert live.table.unseen  # two of the eight cards lie aside
+        pages[0].wait_for_selector("#card:not([hidden])")
+        assert live.host("end")[0] == 200  # the host ends it: every card is shown
+        pages[0].wait_for_selector("#list li:has-text('Set aside, unseen: ')")
+        assert "Centre" not in pages[0].inner_text("#list")
