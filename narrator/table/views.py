@@ -208,8 +208,9 @@ def host(table: Table) -> dict[str, Any]:
                 "max": r.max_count,
                 # a card the phones can deal: one the engine runs (read from the engine,
                 # so it follows the engine as it learns roles); the others are for a
-                # table with physical cards
-                "dealable": not unsupported_roles(ruleset, [r.id]),
+                # table with physical cards. A ruleset with no outcome is dealt with
+                # no engine (Table.start): every card then
+                "dealable": ruleset.outcome is None or not unsupported_roles(ruleset, [r.id]),
             }
             for r in ruleset.roles
         ],
