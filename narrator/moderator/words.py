@@ -23,9 +23,13 @@ NAMED = (N_("left"), N_("right"))
 
 
 class Words:
-    def __init__(self, game: Game, lang: str):
+    """`phones`: the game is played on the players' phones, so a ruleset's words for
+    an answer are its phones' (`Text.phones`: "a werewolf", not "a werewolf (a nod)")."""
+
+    def __init__(self, game: Game, lang: str, *, phones: bool = False):
         self.game = game
         self.lang = lang
+        self.phones = phones
 
     def t(self, message: str, **values: object) -> str:
         return gettext(self.lang, message).format(**values)
@@ -159,7 +163,7 @@ class Words:
         for ability in self.game.abilities_of(e.role):
             if ability.answer is not None:
                 yes, no = ability.answer
-                return (yes if e.why == "yes" else no).get(self.lang)
+                return (yes if e.why == "yes" else no).get(self.lang, phones=self.phones)
         return e.why
 
     def public(self, e: Entry) -> str | None:

@@ -35,8 +35,9 @@ def announce(table: Table, event: Announcement) -> list[str]:
         return [line("victims", lang, names=_names(table, seats))]
     if event.kind == "found":  # One Night's dawn: what the table sees the night left
         return _found(table, event.night)
-    if event.kind == "out":
-        return [line("out", lang, names=_names(table, seats))]
+    if event.kind == "out":  # by day; with the cards on the phones: left the table
+        key = "left_table" if table.dealt else "out"
+        return [line(key, lang, names=_names(table, seats))]
     if event.kind in ("accused_by", "voted_by"):
         key = "accuses" if event.kind == "accused_by" else "votes_for"
         return [
@@ -50,7 +51,8 @@ def announce(table: Table, event: Announcement) -> list[str]:
     if event.kind == "accusation":
         return [line("accuse", lang)]
     if event.kind == "suspects":
-        return [line("suspects", lang, names=_names(table, seats))]
+        key = "suspects" if len(seats) > 1 else "suspect"
+        return [line(key, lang, names=_names(table, seats))]
     if event.kind == "ballot":
         key = "ballot_open" if table.rule.open_ballot else "ballot"
         return [line(key, lang, names=_names(table, seats))]
@@ -65,7 +67,7 @@ def announce(table: Table, event: Announcement) -> list[str]:
             dead += " " + line("turn_over", lang)
         return [" ".join([*vote, dead])]
     if event.kind == "shot":
-        return [taken_along(table.ruleset, lang, _names(table, seats))]
+        return [taken_along(table.ruleset, lang, _names(table, seats), table.dealt)]
     if event.kind == "verdict":
         if not seats:
             return [line("spared", lang)]
@@ -113,7 +115,12 @@ def _role(table: Table, role_id: str | None) -> str:
 def _plan(table: Table) -> Plan:
     """The table's game as the script builder takes it (rounds are played after the
     one night)."""
-    return Plan(players=len(table.seats), roles=tuple(table.roles.items()), lang=table.lang)
+    return Plan(
+        players=len(table.seats),
+        roles=tuple(table.roles.items()),
+        lang=table.lang,
+        phones=table.engine is not None,
+    )
 
 
 def _turn_call(table: Table, turn: int) -> list[str]:

@@ -182,6 +182,7 @@ class Flow:
             pace=self.pace,
         )
         game.wake_gap = self.wake_gap
+        game.phones = self.engine is not None  # the night on the phones: their words
         return game
 
     def day_timers(self) -> list[float]:
