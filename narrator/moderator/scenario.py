@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from narrator.base.errors import NarratorError
-from narrator.moderator.board import MoveError, Prompt
+from narrator.moderator.board import MoveError, Place, Prompt
 from narrator.moderator.game import Game
 from narrator.moderator.support import unsupported_roles
 from narrator.moderator.words import Words
@@ -83,11 +83,10 @@ def to_scenario(replay: Replay) -> dict[str, Any]:
     game = replay.game
     names = [s.name for s in game.seats]
 
-    def said(option: str) -> str:
-        if ":" not in option:
-            return option  # a named choice (left, right)
-        kind, _, number = option.partition(":")
-        return names[int(number) - 1] if kind == "seat" else f"centre {number}"
+    def said(place: Place) -> str:
+        if place.is_word:
+            return place.kind  # a named choice (left, right)
+        return names[place.index] if place.is_seat else f"centre {place.index + 1}"
 
     nights: list[dict[str, list[list[str]]]] = [{} for _ in range(game.night)]
     days: list[dict[str, dict[str, str | None]]] = [{} for _ in range(game.night)]
@@ -267,7 +266,7 @@ def _options(ruleset: Ruleset, raw: Any) -> frozenset[str]:
 def _night(game: Game, n: int, raw: Any) -> None:
     if not isinstance(raw, dict):
         raise ScenarioError(f"night {n}: give a map of player -> choices")
-    queues: dict[int, list[list[str]]] = {}
+    queues: dict[int, list[list[Place]]] = {}
     for name, choices in raw.items():
         seat = _seat(game, name, f"night {n}")
         queues[seat] = _calls(game, name, choices, f"night {n}")
@@ -306,7 +305,7 @@ def _ways(prompt: Prompt) -> str:
     return " or ".join(parts)
 
 
-def _calls(game: Game, name: str, raw: Any, where: str) -> list[list[str]]:
+def _calls(game: Game, name: str, raw: Any, where: str) -> list[list[Place]]:
     if not isinstance(raw, list):
         raise ScenarioError(f"{where}: {name}'s choices must be a list ([] for nothing)")
     calls = raw if raw and all(isinstance(c, list) for c in raw) else [raw]
@@ -319,13 +318,15 @@ def _calls(game: Game, name: str, raw: Any, where: str) -> list[list[str]]:
     return out
 
 
-def _option(game: Game, text: str, where: str) -> str:
+def _option(game: Game, text: str, where: str) -> Place:
+    """A choice as the scenario writes it: a player's name, `centre N` (1-based), or
+    a word a power offers by name."""
     words = text.split()
     if len(words) == 2 and words[0] in ("centre", "center") and words[1].isdigit():
         k = int(words[1])
         if not 1 <= k <= len(game.centre):
             raise ScenarioError(f"{where}: there is no {text}; the centre has {len(game.centre)}")
-        return f"centre:{k}"
+        return Place.centre(k - 1)
     named = {
         word
         for role in game.ruleset.roles
@@ -334,8 +335,8 @@ def _option(game: Game, text: str, where: str) -> str:
         for word in pick.named
     }
     if text in named and text not in [s.name for s in game.seats]:
-        return text
-    return f"seat:{_seat(game, text, where) + 1}"
+        return Place.word(text)
+    return Place.seat(_seat(game, text, where))
 
 
 def _seat(game: Game, name: Any, where: str) -> int:
@@ -361,15 +362,13 @@ def _round(game: Game, r: int, raw: Any, said: list[str], words: Words) -> bool:
             raise ScenarioError(f"{where}: {name}'s turn must be [action, choice...]")
         action, *rest = what
         names = [s.name for s in game.seats]
-        choice = [
-            f"role:{w}"
-            if w in game.ruleset.role_ids and w not in names
-            else _option(game, w, where)
-            for w in rest
-        ]
+        roles = [w for w in rest if w in game.ruleset.role_ids and w not in names]
+        choice = [_option(game, w, where) for w in rest if w not in roles]
+        if len(roles) > 1:
+            raise ScenarioError(f"{where}: {name} must name one role to {action}")
         before = len(game.log)
         try:
-            game.turn(seat, action, choice)
+            game.turn(seat, action, choice, roles[0] if roles else None)
         except MoveError as exc:
             raise ScenarioError(f"{where}: {exc}") from None
         _tell(game.log[before:], said, words)

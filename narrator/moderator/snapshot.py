@@ -48,8 +48,8 @@ def snapshot(game: Game) -> dict[str, Any]:
         "last_arrested": day.last_arrested,
         "suspects": list(day.suspects),
         "round": rounds.number,
-        "revealed": sorted(rounds.revealed),
-        "hidden": sorted(rounds.hidden),
+        "revealed": [[p.kind, p.index] for p in sorted(rounds.revealed)],
+        "hidden": [[p.kind, p.index] for p in sorted(rounds.hidden)],
         "disturbed": sorted(rounds.disturbed),
         "rounds_over": rounds.over,
         "spent": sorted([seat, key] for seat, key in game.spent),
@@ -80,7 +80,7 @@ def restore(
         kind, index = value
         if kind not in ("seat", "centre"):
             raise ValueError(f"{kind!r} is not a place")
-        return (str(kind), int(index))
+        return Place(str(kind), int(index))
 
     def maybe(value: Any) -> int | None:
         return None if value is None else seat_no(value)

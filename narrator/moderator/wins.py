@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from narrator.moderator.board import Place
 from narrator.rules.powers import Predicate
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ def holds(game: Game, p: Predicate, seat: int | None = None) -> bool:
         out = [s.card.identity for s in seats if not s.free]
         return any(game.matches(r, p.captured) for r in out)
     if p.revealed is not None:
-        shown = [t for t in game.rounds.revealed if seat is None or t == ("seat", seat)]
+        shown = [t for t in game.rounds.revealed if seat is None or t == Place.seat(seat)]
         return any(game.matches(game.card_at(t).identity, p.revealed) for t in shown)
     if p.nobody_alive:
         return not any(s.alive for s in game.seats)

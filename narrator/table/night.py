@@ -17,8 +17,9 @@ turns them into what every phone sees, so that nothing tells one card from anoth
   role's power (not from the holder): the real one for whoever answers the call, a
   decoy for everyone else, whose answer changes nothing.
 - **Seats.** A phone is its seat's `SeatIndex`, as in the engine; the options are
-  the engine's ids (`seat:N`, `centre:K`, a word), passed to the phones and back
-  as they are; a group's picks are named the same way (`seats.option`).
+  the engine's places, sent to the phones in their text form (`seat:N`, `centre:K`,
+  a word: `seats.option_id`) and read back from it (`seats.place`); a group's picks
+  are named the same way.
 - **Acts.** `act()` checks the prompt id, the options and the count the same way
   for everyone (409 / 400 as `TableError`) and answers with the same shape: what
   the player learned (empty for a decoy), which the phone also keeps in its
@@ -33,10 +34,10 @@ from itertools import groupby
 from typing import Any
 
 from narrator.moderator import Game as Engine
-from narrator.moderator import MoveError, Prompt, Step, Words
+from narrator.moderator import MoveError, Place, Prompt, Step, Words
 from narrator.script import Script
 from narrator.table.errors import TableError
-from narrator.table.seats import SeatIndex, option
+from narrator.table.seats import SeatIndex, option, option_id, place
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +177,7 @@ class NightDesk:
             "text": text,
             "min": shape.min,
             "max": shape.max,
-            "options": [{"id": o, "label": words.who(o)} for o in shape.options],
+            "options": [{"id": option_id(o), "label": words.who(o)} for o in shape.options],
             # the ways to answer: so many players, or so many centre cards, or a word
             "ways": [
                 {"seat": p.players, "centre": p.centre, "named": list(p.named)} for p in shape.picks
@@ -225,11 +226,12 @@ class NightDesk:
             raise TableError("that prompt is not open now", "refused")
         if not isinstance(choose, list) or not all(isinstance(c, str) for c in choose):
             raise TableError("'choose' must be a list of option ids")
-        if len(set(choose)) != len(choose) or any(c not in shape.options for c in choose):
+        places = _places(choose)
+        if len(set(places)) != len(places) or any(p not in shape.options for p in places):
             raise TableError("an option that was not offered")
         if not shape.min <= len(choose) <= shape.max:
             raise TableError(f"choose from {shape.min} to {shape.max} options")
-        if choose and not shape.fits(choose):
+        if places and not shape.fits(places):
             raise TableError("those options are not one of the ways to answer")
         learned: list[str] = []
         real = self.engine.prompt(step, seat)
@@ -237,7 +239,7 @@ class NightDesk:
         group_pick = False
         if (real is not None or group is not None) and done < self.rounds(step):
             try:
-                entries = self.engine.act(step, seat, list(choose))
+                entries = self.engine.act(step, seat, places)
             except MoveError as exc:
                 raise TableError(str(exc)) from None
             words = Words(self.engine, self.lang)
@@ -273,3 +275,11 @@ class NightDesk:
             if line and item not in mine:
                 mine.append(item)
         self.logged = len(self.engine.log)
+
+
+def _places(choose: list[str]) -> list[Place]:
+    """A phone's answer read back as places; text that names none was not offered."""
+    try:
+        return [place(c) for c in choose]
+    except TableError:
+        raise TableError("an option that was not offered") from None

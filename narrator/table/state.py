@@ -30,7 +30,7 @@ from narrator.table.errors import TableError
 from narrator.table.flow import Announcement, Flow
 from narrator.table.night import NightDesk
 from narrator.table.seal import seat_key
-from narrator.table.seats import ClaimStatus, Player, SeatIndex, token_hash
+from narrator.table.seats import ClaimStatus, Player, SeatIndex, place, token_hash
 
 ROOM_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: read aloud and typed on a phone
 
@@ -225,8 +225,12 @@ class Table(Flow):
             raise TableError('"choose" is a list of a few option ids')
         engine = self.engine
         before = len(engine.log)
+        roles = [c.removeprefix("role:") for c in choose if c.startswith("role:")]
+        places = [place(c) for c in choose if not c.startswith("role:")]
         try:
-            entries = engine.turn(player.seat, action, list(choose))
+            if len(roles) > 1:
+                raise MoveError(f"{player.name} must name one role to {action}")
+            entries = engine.turn(player.seat, action, places, roles[0] if roles else None)
         except MoveError as exc:
             raise TableError(str(exc), "refused") from None
         words = Words(engine, self.lang)

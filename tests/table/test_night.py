@@ -13,6 +13,7 @@ from itertools import combinations
 import pytest
 
 from narrator.moderator import Game as Engine
+from narrator.moderator import Place
 from narrator.session.game import Game
 from narrator.table.errors import TableError
 from narrator.table.night import NightDesk
@@ -248,7 +249,7 @@ def test_a_wherewolf_game_on_the_phones_from_the_deal_to_the_winners() -> None:
         t.advance()
     night({0: ["seat:2"], 2: ["seat:2"]})  # the Pack Leader picks Bo; the Healer heals Bo
     healer = [e for e in t.engine.log if e.kind == "struck"]
-    assert healer[-1].targets == ("seat:2",) and healer[-1].to == 2
+    assert healer[-1].targets == (Place.seat(1),) and healer[-1].to == 2
     assert [e.kind for e in t.events if e.kind == "victims"][-1:] == ["victims"]
     assert announce(t, t.events[-1]) == ["Nobody left the game last night."]
     assert all(s.alive for s in t.seats)
