@@ -292,6 +292,11 @@ class Game:
         """How many turns of this round have been played."""
         return len(rounds_.played(self))
 
+    def has_turn(self, seat: int) -> bool:
+        """Whether `seat` may still take a turn this round (in play, not disturbed,
+        not played): public, whatever their card."""
+        return rounds_.has_turn(self, seat)
+
     def begin_round(self) -> int:
         """The next round: what was hidden shows again, every turn is back."""
         return rounds_.begin(self)

@@ -35,8 +35,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class Tonight:
-    """What one night holds between its calls (not saved: a night cut off by a
-    restart is lost, and the table plays the next one)."""
+    """What one night holds between its calls (saved with the game, `snapshot.py`:
+    a night cut off by a restart goes on where it was)."""
 
     used: dict[int, set[str]] = field(default_factory=dict)  # seat -> "role.power" done
     copying: dict[int, str] = field(default_factory=dict)  # a copy acting at once: its role

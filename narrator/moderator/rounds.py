@@ -59,6 +59,14 @@ def played(game: Game) -> list[int]:
     ]
 
 
+def has_turn(game: Game, seat: int) -> bool:
+    """Whether `seat` may still take a turn this round, for the reasons everyone
+    knows: in play, not disturbed, not played yet (what their card may not do is
+    said only when they try)."""
+    who = game.seats[seat]
+    return who.alive and who.free and seat not in game.rounds.disturbed and seat not in played(game)
+
+
 def action(game: Game, action_id: str) -> Ability:
     for ability in game.ruleset.actions:
         if ability.id == action_id:

@@ -80,6 +80,7 @@ class NightDesk:
     answered: dict[tuple[str, SeatIndex], int] = field(default_factory=dict)  # (step, seat) -> n
     journal: dict[SeatIndex, list[dict[str, Any]]] = field(default_factory=dict)  # the game's
     logged: int = 0  # log entries already put in the journals
+    heard: int = -1  # the script step the voice was on at the last window's change
 
     @classmethod
     def begin(
@@ -96,10 +97,71 @@ class NightDesk:
         desk.logged = len(engine.log)
         return desk
 
+    # -- saved, and resumed after a restart ---------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """The night as JSON data, for the saved game's sealed part: which calls are
+        done and open, how many prompts each phone has answered at each, where the
+        voice was. (The choices themselves are the engine's: its snapshot keeps them.)"""
+        return {
+            "open": None if self.open is None else self.open.step.id,
+            "closed": sorted(self.closed),
+            "answered": [[step, seat, n] for (step, seat), n in sorted(self.answered.items())],
+            "logged": self.logged,
+            "heard": self.heard,
+        }
+
+    @classmethod
+    def resume(
+        cls,
+        engine: Engine,
+        script: Script,
+        lang: str,
+        journal: dict[SeatIndex, list[dict[str, Any]]],
+        state: dict[str, Any],
+    ) -> NightDesk:
+        """The night `state` saved, on the engine that was restored with it: the same
+        night (its calls are worked out again, not begun again), the same windows
+        open and closed, the same answers. A state that does not fit the engine's
+        night raises ValueError (a tampered save)."""
+        steps = engine.steps()
+        desk = cls(engine, script, lang, steps, windows(script, steps))
+        desk.journal = journal
+        by_id = {w.step.id: w for w in desk.windows}
+        ids = {step.id for step in steps}
+        opened = state["open"]
+        if opened is not None and opened not in by_id:
+            raise ValueError(f"the call {opened!r} is not one of this night's")
+        desk.open = None if opened is None else by_id[opened]
+        desk.closed = {str(c) for c in state["closed"]}
+        for step, seat, n in state["answered"]:
+            if step not in ids or not isinstance(n, int) or n < 0:
+                raise ValueError("an answer to no call of this night")
+            desk.answered[(str(step), SeatIndex(int(seat)))] = n
+        if not desk.closed <= ids:
+            raise ValueError("a call closed that is not one of this night's")
+        desk.logged = int(state["logged"])
+        desk.heard = int(state["heard"])
+        if not 0 <= desk.logged <= len(engine.log) or desk.heard >= len(script.steps):
+            raise ValueError("a night that does not fit the game")
+        return desk
+
+    @property
+    def resume_at(self) -> int:
+        """The script step a restarted voice goes on from: the open call's first step
+        (the call is said again, its answers kept), else where the voice was."""
+        return self.open.first if self.open is not None else max(self.heard, 0)
+
     # -- the voice's clock --------------------------------------------------------
 
     def at(self, index: int) -> bool:
         """The voice is on script step `index`: open or close windows; True if changed."""
+        changed = self._at(index)
+        if changed:
+            self.heard = index
+        return changed
+
+    def _at(self, index: int) -> bool:
         changed = False
         if self.open is not None and index > self.open.last:
             self._close(self.open)
@@ -119,7 +181,7 @@ class NightDesk:
 
     def finish(self) -> None:
         """The night has been heard to the end: every window still open closes."""
-        self.at(len(self.script.steps) + 1)  # past every window: each opens and closes
+        self._at(len(self.script.steps) + 1)  # past every window: each opens and closes
 
     def _open(self, window: Window) -> None:
         self.open = window

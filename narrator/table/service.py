@@ -47,13 +47,16 @@ class TableVoice(Protocol):
     order, one at a time, on a worker thread; `night()` calls `done` once the night
     has been heard to the end. A night that fails is not passed as heard: `done` is
     not called, the error goes to `errors` (the host page shows it) and the host
-    decides to go on."""
+    decides to go on. `first`: the script step to begin at (a night resumed after a
+    restart); `on_step` is told the script's own step numbers."""
 
     said: list[str]  # every line asked for, in order
     errors: list[str]  # why a line or a night could not be heard (shown to the host)
 
     def say(self, text: str, lang: str) -> None: ...
-    def night(self, game: Game, done: Done, on_step: OnStep | None = None) -> None: ...
+    def night(
+        self, game: Game, done: Done, on_step: OnStep | None = None, first: int = 0
+    ) -> None: ...
     def stop_night(self) -> None: ...
     def close(self) -> None: ...
 
@@ -163,11 +166,17 @@ class TableService:
         return self.table.phase
 
     def act(self, player: Player, prompt: object, choose: object) -> dict[str, Any]:
-        """A night's answer: the same shape for a real prompt and a decoy, and no push
-        (nothing public changes; a group's picks reach its members' next look)."""
-        return self.table.act(player, prompt, choose)
+        """A night's answer: the same shape for a real prompt and a decoy, saved before
+        it is answered (a restart keeps it), and no push (nothing public changes; a
+        group's picks reach its members' next look). Every phone's answer is saved
+        alike, a decoy's too."""
+        answer = self.table.act(player, prompt, choose)
+        self._save()
+        return answer
 
     def turn(self, player: Player, action: object, choose: object) -> dict[str, Any]:
+        """A turn of the day's round: taken or refused, the same shape and one push
+        to every phone (what a refusal says is this phone's alone)."""
         answer = self.table.turn(player, action, choose)
         self.changed()
         return answer
@@ -299,14 +308,17 @@ class TableService:
             self._night_for = table.night
             self._play_night(table.night)
         del self.announced[:-20]
-        if self.save_path is not None:  # before the answer: an acknowledged vote is saved
-            save(table, self.save_path)
+        self._save()  # before the answer: an acknowledged vote is saved
         # Thirty votes in a burst make a few pushes, not thirty: at most one push every
         # PUSH_GAP seconds, the first at once; each carries the latest state.
         loop = self._loop
         if loop is not None and not self._push_pending:
             self._push_pending = True
             loop.call_later(max(0.0, self._pushed + PUSH_GAP - loop.time()), self._push)
+
+    def _save(self) -> None:
+        if self.save_path is not None:
+            save(self.table, self.save_path)
 
     def _push(self) -> None:
         self._push_pending = False
@@ -317,10 +329,13 @@ class TableService:
             listener()
 
     def _play_night(self, night: int) -> None:
+        """The voice plays the night the table began (its calls were matched to this
+        script as it began): from its start, or -- a night resumed after a restart
+        -- from the call it was at."""
         table, loop = self.table, self._loop
         assert loop is not None
         game = table.game(night)
-        table.begin_night(game.script("night"))  # the script the voice plays: its windows
+        first = table.desk.resume_at if table.desk is not None else 0
 
         def done(error: str | None) -> None:
             if error is None:
@@ -329,13 +344,15 @@ class TableService:
         def on_step(index: int) -> None:
             loop.call_soon_threadsafe(self._night_step, night, index)
 
-        self.voice.night(game, done, on_step)
+        self.voice.night(game, done, on_step, first)
 
     def _night_step(self, night: int, index: int) -> None:
-        """The voice reached step `index`: a window opened or closed -- one push to
-        every phone alike (the public state is unchanged; each own part is padded)."""
+        """The voice reached step `index`: a window opened or closed -- saved, then one
+        push to every phone alike (the public state is unchanged; each own part is
+        padded)."""
         table = self.table
         if table.phase == "night" and table.night == night and table.night_at(index):
+            self._save()
             self._push()
 
     def _night_done(self, night: int) -> None:

@@ -51,7 +51,7 @@ def public(table: Table) -> dict[str, Any]:
         "card_only_before_night": table.countdown,
         # Secret Moon's rounds on the phones: which round, and how many cards lie
         # in the centre (the "non-playing players" a turn may pick)
-        "round": table.engine.round if table.engine is not None and table.rounds else 0,
+        "round": table.round,
         "centre": len(table.unseen) if table.rounds and table.dealt else 0,
         # the roles in the game, not who holds them: public in every seed
         # (audit 3, finding 2); One Night's centre is among them
@@ -94,14 +94,15 @@ def private(table: Table, player: Player) -> dict[str, Any]:
         "prompt": desk.prompt(player.seat) if desk else None,
         "picks": desk.picks(player.seat) if desk else {},
         "journal": list(table.journal.get(player.seat, [])),
-        "turns": turn_options(table) if player.alive else [],
+        # the actions, while this player still has this round's turn (one each)
+        "turns": turn_options(table) if table.has_turn(player.seat) else [],
     }
 
 
 def turn_options(table: Table) -> list[dict[str, Any]]:
     """Every action and what it may pick, the same list on every phone (which of
     them this card may not take is said only when tried)."""
-    if not (table.phase == "day" and table.rounds and table.engine is not None):
+    if not (table.phase == "day" and table.round and table.engine is not None):
         return []
     names = {r.id: r.name.get(table.lang) for r in table.ruleset.roles}
     out = []

@@ -231,8 +231,7 @@ def test_a_wherewolf_game_on_the_phones_from_the_deal_to_the_winners() -> None:
     t.engine = Engine.deal(t.ruleset, NAMES, cards, [], rng=random.Random(5))
 
     def night(picks: dict[int, list[str]]) -> None:
-        t.advance()  # dusk
-        t.begin_night(t.game().script("night"))
+        t.advance()  # dusk: the table begins the night on the phones, as it falls
         assert t.desk is not None
         for index in range(len(t.desk.script.steps)):
             t.night_at(index)
