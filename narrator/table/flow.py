@@ -41,7 +41,7 @@ from narrator.moderator.referee import STAGES, VOTING, Announcement, Referee
 from narrator.moderator.results import Result, Winners
 from narrator.rules import Ruleset
 from narrator.rules.powers import VoteRule
-from narrator.script import Timer, day_timer
+from narrator.script import Script, Timer, day_timer
 from narrator.script.defaults import PACE, WAKE_GAP
 from narrator.session.clock import Clock
 from narrator.session.game import Game
@@ -106,6 +106,9 @@ class Flow:
     # night being played on the phones, begun as the referee opens the night
     engine: Engine | None = field(default=None, repr=False)
     desk: NightDesk | None = field(default=None, repr=False)
+    # where the voice is in the night: the first script step of the call it is saying
+    # (public: everyone hears it), saved, so a restarted night goes on from that call
+    heard: int = -1
     journal: Journal = field(default_factory=dict)
     seed: int = 0  # the script's random choices (an Alien's words): one per game, saved
     pace: float = PACE  # the user's pace (settings or --pace): the night's silences
@@ -118,6 +121,7 @@ class Flow:
     # out again, never saved
     _timer_of: tuple[object, Timer | None] = field(default=(None, None), repr=False)
     _warned: tuple[object, Countdown | None] = field(default=(None, None), repr=False)
+    _script_of: tuple[object, Script | None] = field(default=(None, None), repr=False)
 
     def seat(self, seat: SeatIndex) -> Player:
         return self.seats.at(seat)
@@ -331,9 +335,45 @@ class Flow:
         """The referee opened a night: with dealt cards the engine begins it, and its
         calls are matched to the script the voice will play -- in this command, so
         the night saved is the night being played."""
+        self.heard = -1
         if self.engine is not None:
-            script = self.game().script("night")
+            script = self.night_script()
             self.desk = NightDesk.begin(self.engine, script, self.lang, self.journal)
+
+    def night_script(self) -> Script:
+        """The script the voice plays tonight (this table's deck, pace and seed)."""
+        key = (self.night, self.seed, self.pace, self.wake_gap, tuple(self.roles.items()))
+        if self._script_of[0] != key:
+            self._script_of = (key, self.game().script("night"))
+        script = self._script_of[1]
+        assert script is not None
+        return script
+
+    def night_at(self, index: int) -> bool:
+        """The voice is on step `index` of the night: True if a window opened or
+        closed (every phone is told). Where the voice is -- the first step of the call
+        it is saying -- is kept in `heard`."""
+        if self.phase != "night":
+            return False
+        steps = self.night_script().steps
+        role = getattr(steps[index], "role", None) if 0 <= index < len(steps) else None
+        start = index
+        while 0 < start <= len(steps) - 1 and getattr(steps[start - 1], "role", None) == role:
+            start -= 1
+        self.heard = start
+        return self.desk is not None and self.desk.at(index)
+
+    def night_from(self) -> int | None:
+        """The script step the voice plays tonight's night from: its start, or -- a
+        night resumed after a restart -- the call it was at (the call open on the
+        phones is said again; its answers are kept). None: no night is to be played
+        (a night saved by an older narrator, with dealt cards and no night kept:
+        the host's "go on" ends it)."""
+        if self.phase != "night" or (self.engine is not None and self.desk is None):
+            return None
+        if self.desk is not None and self.desk.open is not None:
+            return self.desk.open.first
+        return max(self.heard, 0)
 
     def _end_night(self) -> None:
         """The night is over (heard to the end, or the host went on): every window

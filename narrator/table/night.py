@@ -80,7 +80,6 @@ class NightDesk:
     answered: dict[tuple[str, SeatIndex], int] = field(default_factory=dict)  # (step, seat) -> n
     journal: dict[SeatIndex, list[dict[str, Any]]] = field(default_factory=dict)  # the game's
     logged: int = 0  # log entries already put in the journals
-    heard: int = -1  # the script step the voice was on at the last window's change
 
     @classmethod
     def begin(
@@ -101,14 +100,14 @@ class NightDesk:
 
     def state(self) -> dict[str, Any]:
         """The night as JSON data, for the saved game's sealed part: which calls are
-        done and open, how many prompts each phone has answered at each, where the
-        voice was. (The choices themselves are the engine's: its snapshot keeps them.)"""
+        done and open, how many prompts each phone has answered at each. (The choices
+        themselves are the engine's: its snapshot keeps them; where the voice was is
+        the table's, in the clear.)"""
         return {
             "open": None if self.open is None else self.open.step.id,
             "closed": sorted(self.closed),
             "answered": [[step, seat, n] for (step, seat), n in sorted(self.answered.items())],
             "logged": self.logged,
-            "heard": self.heard,
         }
 
     @classmethod
@@ -141,27 +140,14 @@ class NightDesk:
         if not desk.closed <= ids:
             raise ValueError("a call closed that is not one of this night's")
         desk.logged = int(state["logged"])
-        desk.heard = int(state["heard"])
-        if not 0 <= desk.logged <= len(engine.log) or desk.heard >= len(script.steps):
+        if not 0 <= desk.logged <= len(engine.log):
             raise ValueError("a night that does not fit the game")
         return desk
-
-    @property
-    def resume_at(self) -> int:
-        """The script step a restarted voice goes on from: the open call's first step
-        (the call is said again, its answers kept), else where the voice was."""
-        return self.open.first if self.open is not None else max(self.heard, 0)
 
     # -- the voice's clock --------------------------------------------------------
 
     def at(self, index: int) -> bool:
         """The voice is on script step `index`: open or close windows; True if changed."""
-        changed = self._at(index)
-        if changed:
-            self.heard = index
-        return changed
-
-    def _at(self, index: int) -> bool:
         changed = False
         if self.open is not None and index > self.open.last:
             self._close(self.open)
@@ -181,7 +167,7 @@ class NightDesk:
 
     def finish(self) -> None:
         """The night has been heard to the end: every window still open closes."""
-        self._at(len(self.script.steps) + 1)  # past every window: each opens and closes
+        self.at(len(self.script.steps) + 1)  # past every window: each opens and closes
 
     def _open(self, window: Window) -> None:
         self.open = window
@@ -298,6 +284,8 @@ class NightDesk:
         learned: list[str] = []
         real = self.engine.prompt(step, seat)
         group = self.engine.group_prompt(step, seat) if real is None else None
+        if group is not None and self._same_pick(step, seat, places):
+            group = None  # the pick it has (a phone sending it again): nothing changes
         group_pick = False
         if (real is not None or group is not None) and done < self.rounds(step):
             try:
@@ -313,6 +301,11 @@ class NightDesk:
         for line in learned:
             self.journal.setdefault(seat, []).append({"night": self.engine.night, "text": line})
         return {"ok": True, "learned": learned}
+
+    def _same_pick(self, step: Step, seat: SeatIndex, places: list[Place]) -> bool:
+        """A group member's answer is the pick they have now (or, as now, none)."""
+        now = self.engine.group_picks(step).get(seat)
+        return [p.index for p in places if p.is_seat] == ([] if now is None else [now])
 
     def picks(self, seat: SeatIndex) -> dict[str, str]:
         """A group's picks in the open window, shown to its members only."""

@@ -58,6 +58,7 @@ def dump(table: Table) -> dict[str, Any]:
         "phase": table.phase,
         "night": table.night,
         "seed": table.seed,
+        "heard": table.heard,
         "deadline": table.deadline,
         "dealt": table.dealt,
         "roles": table.roles,
@@ -107,6 +108,7 @@ def restore(data: Mapping[str, Any], ruleset: Ruleset, **kw: Any) -> Table:
         reveal=reveal_from_json(data["reveal"]),
         version=data["version"],
         seed=int(data.get("seed", 0)),  # a game saved before the seed was: 0
+        heard=int(data.get("heard", -1)),  # ... or before where the voice was
         **kw,
     )
     phase, night = data["phase"], data["night"]

@@ -100,7 +100,10 @@ def _unseal(table: Table, secret: Mapping[str, Any]) -> None:
         table.removed = list(secret["removed"])
         ballot = {index_of(int(k)): index_of(int(v)) for k, v in secret["ballot"].items()}
         snapshot = secret["engine"]
-        table.engine = Engine.from_snapshot(table.ruleset, snapshot) if snapshot else None
+        # the engine draws an idle phone's mandatory choice from the table's chance,
+        # never from a seed a restart would make known
+        engine = Engine.from_snapshot(table.ruleset, snapshot, table.rng) if snapshot else None
+        table.engine = engine
         table.journal = {SeatIndex(int(k)): list(v) for k, v in secret["journal"].items()}
         resume(table, ballot, secret.get("night"))
     except (KeyError, TypeError, ValueError, AttributeError, NarratorError) as exc:
@@ -127,7 +130,7 @@ def resume(table: Table, ballot: dict[SeatIndex, SeatIndex], night: Any) -> None
     if engine is not None and table.phase == "day" and table.rounds:
         referee.round = engine.round
     if engine is not None and table.phase == "night" and isinstance(night, dict):
-        script = table.game().script("night")
+        script = table.night_script()
         table.desk = NightDesk.resume(engine, script, table.lang, table.journal, night)
 
 

@@ -334,8 +334,10 @@ class TableService:
         -- from the call it was at."""
         table, loop = self.table, self._loop
         assert loop is not None
+        first = table.night_from()
+        if first is None:
+            return  # a night that cannot go on: the host ends it
         game = table.game(night)
-        first = table.desk.resume_at if table.desk is not None else 0
 
         def done(error: str | None) -> None:
             if error is None:
@@ -347,12 +349,18 @@ class TableService:
         self.voice.night(game, done, on_step, first)
 
     def _night_step(self, night: int, index: int) -> None:
-        """The voice reached step `index`: a window opened or closed -- saved, then one
-        push to every phone alike (the public state is unchanged; each own part is
-        padded)."""
+        """The voice reached step `index`: saved when a window opened or closed, or the
+        voice went on to another call (a restart goes on from there); a window's
+        change is one push to every phone alike (the public state is unchanged; each
+        own part is padded)."""
         table = self.table
-        if table.phase == "night" and table.night == night and table.night_at(index):
+        if table.phase != "night" or table.night != night:
+            return
+        call = table.heard
+        told = table.night_at(index)
+        if told or table.heard != call:  # a window, or the voice on to another call
             self._save()
+        if told:
             self._push()
 
     def _night_done(self, night: int) -> None:

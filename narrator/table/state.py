@@ -194,10 +194,6 @@ class Table(Flow):
 
     # -- the night on the phones ----------------------------------------------------
 
-    def night_at(self, index: int) -> bool:
-        """The voice is on step `index` of the night: True if a window opened or closed."""
-        return self.desk is not None and self.phase == "night" and self.desk.at(index)
-
     def act(self, player: Player, prompt: object, choose: object) -> dict[str, Any]:
         self.vault.must_be_open()
         if self.desk is None or self.phase != "night":
