@@ -23,12 +23,18 @@ turns them into what every phone sees, so that nothing tells one card from anoth
 - **Acts.** `act()` checks the prompt id, the options and the count the same way
   for everyone (409 / 400 as `TableError`) and answers with the same shape: what
   the player learned (empty for a decoy), which the phone also keeps in its
-  private journal. A group's picks (the pack) may change until the window closes;
-  members see each other's picks on their own phones only.
+  private journal, or -- a choice the rules refuse for the card held (a fellow
+  agent, a shielded card) -- why (`refused`), in the same shape. A group's picks
+  (the pack) may change until the window closes; members see each other's picks on
+  their own phones only.
+- **A call of two roles.** A role called with another's call (`wakes_with`: the
+  Mystic Wolf meets the pack at the werewolves' call) has its steps opened and
+  closed in that call's window; its own later calls have their own.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any
@@ -42,28 +48,52 @@ from narrator.table.seats import SeatIndex, option, option_id, place
 
 @dataclass(frozen=True, slots=True)
 class Window:
-    """Engine step `step` is open while the voice is on script steps first..last."""
+    """Engine step `step` is open while the voice is on script steps first..last;
+    `with_`: steps of roles called with this call's (`wakes_with`: the Mystic Wolf
+    meets the pack at the werewolves' call), opened and closed with it."""
 
     step: Step
     first: int
     last: int
+    with_: tuple[Step, ...] = ()
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """Every engine step of the call, in the engine's order."""
+        return tuple(sorted((self.step, *self.with_), key=lambda s: _number(s.id)))
 
 
-def windows(script: Script, steps: list[Step]) -> list[Window]:
-    """Each engine step with its call in `script`: the k-th run of the role's steps."""
+def _number(step_id: str) -> int:
+    return int(step_id.rpartition(".")[2])
+
+
+def windows(
+    script: Script, steps: list[Step], wakes_with: Mapping[str, str] | None = None
+) -> list[Window]:
+    """Each engine step with its call in `script`: the k-th run of the role's steps
+    -- for a role that wakes with another (`wakes_with`), its main call is that
+    role's first run and its own calls follow. Steps of one call share its window."""
     runs: dict[str, list[tuple[int, int]]] = {}
     roles = [getattr(s, "role", None) for s in script.steps]
     for role, run in groupby(range(len(roles)), key=roles.__getitem__):
         indices = list(run)
         if role is not None:
             runs.setdefault(role, []).append((indices[0], indices[-1]))
-    out = []
+    host = wakes_with or {}
+    placed: dict[tuple[int, int], list[Step]] = {}
     for step in steps:
-        calls = runs.get(step.role, [])
+        if step.role in host:  # its main call is the other's; its own calls after
+            calls = runs.get(host[step.role], [])[:1] + runs.get(step.role, [])
+        else:
+            calls = runs.get(step.role, [])
         if step.turn < len(calls):
-            first, last = calls[step.turn]
-            out.append(Window(step, first, last))
-    return out
+            placed.setdefault(calls[step.turn], []).append(step)
+    out = []
+    for (first, last), together in placed.items():
+        called = [s for s in together if roles[first] == s.role] or together
+        main = called[0]
+        out.append(Window(main, first, last, tuple(s for s in together if s is not main)))
+    return sorted(out, key=lambda w: w.first)
 
 
 @dataclass
@@ -91,7 +121,7 @@ class NightDesk:
     ) -> NightDesk:
         """The engine's next night; `journal` carries the game's journals over."""
         steps = engine.begin_night()
-        desk = cls(engine, script, lang, steps, windows(script, steps))
+        desk = cls(engine, script, lang, steps, windows(script, steps, _hosts(engine)))
         desk.journal = journal if journal is not None else {}
         desk.logged = len(engine.log)
         return desk
@@ -124,7 +154,7 @@ class NightDesk:
         open and closed, the same answers. A state that does not fit the engine's
         night raises ValueError (a tampered save)."""
         steps = engine.steps()
-        desk = cls(engine, script, lang, steps, windows(script, steps))
+        desk = cls(engine, script, lang, steps, windows(script, steps, _hosts(engine)))
         desk.journal = journal
         by_id = {w.step.id: w for w in desk.windows}
         ids = {step.id for step in steps}
@@ -171,11 +201,13 @@ class NightDesk:
 
     def _open(self, window: Window) -> None:
         self.open = window
-        self.engine.open_step(window.step)
+        for step in window.steps:
+            self.engine.open_step(step)
         self._to_journal()
 
     def _close(self, window: Window) -> None:
-        self.engine.close_step(window.step)
+        for step in window.steps:
+            self.engine.close_step(step)
         self.closed.add(window.step.id)
         self.open = None
         self._to_journal()
@@ -291,7 +323,10 @@ class NightDesk:
             try:
                 entries = self.engine.act(step, seat, places)
             except MoveError as exc:
-                raise TableError(str(exc)) from None
+                # refused by the rules for this card (a fellow agent, a shielded card):
+                # answered in the shape of any answer, so the phone's answer tells
+                # nothing; the prompt stays open to answer again
+                return {"ok": False, "learned": [], "refused": str(exc)}
             words = Words(self.engine, self.lang)
             learned = [words.journal(e) for e in entries if e.to == seat and e.kind != "chose"]
             learned = [line for line in learned if line]
@@ -300,7 +335,7 @@ class NightDesk:
             self.answered[key] = done + 1
         for line in learned:
             self.journal.setdefault(seat, []).append({"night": self.engine.night, "text": line})
-        return {"ok": True, "learned": learned}
+        return {"ok": True, "learned": learned, "refused": None}
 
     def _same_pick(self, step: Step, seat: SeatIndex, places: list[Place]) -> bool:
         """A group member's answer is the pick they have now (or, as now, none)."""
@@ -338,3 +373,8 @@ def _places(choose: list[str]) -> list[Place]:
         return [place(c) for c in choose]
     except TableError:
         raise TableError("an option that was not offered") from None
+
+
+def _hosts(engine: Engine) -> dict[str, str]:
+    """Each role called with another role's call: role -> that role."""
+    return {r.id: r.wakes_with for r in engine.ruleset.roles if r.wakes_with}

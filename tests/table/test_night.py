@@ -108,7 +108,7 @@ def test_the_robber_learns_his_new_card_the_decoy_learns_nothing_in_the_same_sha
     d.at(robber.first)
     real = d.act(0, robber.step.id, ["seat:2"])  # Ann robs Bo, the werewolf
     decoy = d.act(2, robber.step.id, ["seat:2"])  # Cy, the Seer, taps Bo too
-    assert set(real) == set(decoy) == {"ok", "learned"}
+    assert set(real) == set(decoy) == {"ok", "learned", "refused"}
     assert real["learned"] and "Werewolf" in " ".join(real["learned"])
     assert decoy["learned"] == []
     assert d.engine.seats[0].card.role == "werewolf" and d.engine.seats[1].card.role == "robber"
@@ -330,3 +330,47 @@ def test_the_healer_sees_on_her_phone_only_those_the_night_struck() -> None:
                 d.act(2, mine["id"], ["seat:4"])
         d.finish()
         assert engine.dawn() == []  # night 1: no hunt; night 2: Dee saved
+
+
+def test_an_agent_tapping_a_fellow_agent_is_answered_as_every_phone_is() -> None:
+    """Review leak: the agents' arrest offers every phone the same players (a decoy
+    cannot know who the agents are, so neither can the shape); an agent who taps a
+    fellow agent is refused by the rules -- on their own phone, in the same shape
+    and size as any answer, and may choose again."""
+    names = ["Ann", "Bo", "Cy", "Dee", "Eve", "Fay"]
+    rs = ruleset("mafia_infiltrators")
+    cards = ["agent", "gangster", "agent", "gangster", "torturer", "gangster"]
+    script = Game(rs, len(names), dict(Counter(cards)), "en", 1).script("night")
+    engine = Engine.deal(rs, names, cards, [], rng=random.Random(3))
+    d = NightDesk.begin(engine, script, "en")
+    arrest = next(w for w in d.windows if w.step.role == "agent")
+    d.at(arrest.first)
+    shown = [d.prompt(seat) for seat in range(len(names))]
+    assert all(p is not None for p in shown)
+    assert len({len(p["options"]) for p in shown if p}) == 1  # the same players for all
+    mate = d.act(0, arrest.step.id, ["seat:3"])  # agent Ann taps agent Cy
+    decoy = d.act(1, arrest.step.id, ["seat:3"])  # a gangster taps Cy too
+    assert set(mate) == set(decoy) == {"ok", "learned", "refused"}
+    assert mate["ok"] is False and "Cy" in mate["refused"] and decoy["refused"] is None
+    assert len(json.dumps(mate)) < 4096 and len(json.dumps(decoy)) < 4096  # one padding
+    assert d.act(0, arrest.step.id, ["seat:2"])["ok"] is True  # a gangster: taken
+
+
+def test_the_mystic_wolf_meets_the_pack_at_its_call_and_looks_at_his_own() -> None:
+    """PHASE1's table bug: his pack step was matched to his own 2c call and his look
+    had no call; now he meets the pack at the werewolves' call and looks at his."""
+    d = desk(
+        ["mystic_wolf", "werewolf", "seer", "robber", "villager"], ["villager"] * 2 + ["drunk"]
+    )
+    by_role = {w.step.role: w for w in d.windows}
+    pack, look = by_role["werewolf"], by_role["mystic_wolf"]
+    assert [s.role for s in pack.with_] == ["mystic_wolf"] and look.step.turn == 1
+    assert d.script.steps[pack.first].role == "werewolf"
+    assert d.script.steps[look.first].role == "mystic_wolf" and look.first > pack.last
+    d.at(pack.first)
+    knows = [e for e in d.engine.log if e.kind == "know" and e.to == 0]
+    assert knows and knows[0].targets == (Place.seat(1),)  # he sees the werewolf
+    d.at(look.first)
+    p = d.prompt(0)
+    assert p is not None and p["id"] == look.step.id and p["text"] == "Mystic Wolf: choose."
+    assert d.act(0, p["id"], ["seat:4"])["learned"] == ["Night 1: you looked at Dee: the Robber."]

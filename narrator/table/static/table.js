@@ -237,7 +237,9 @@ async function sendTurn(a) {
   showError("");
   const choose = [...turnPicks, ...(a.role && turnRole ? ["role:" + turnRole] : [])];
   try {
-    await call("/api/turn", { action: a.id, choose });
+    // a turn the rules refuse comes back in the shape of one taken: why, here only
+    const answer = await call("/api/turn", { action: a.id, choose });
+    if (answer.refused) { showError(answer.refused); return; }
     turnAction = null; turnPicks = []; turnRole = null;
     view.me = await call("/api/me");
     render();
@@ -266,7 +268,9 @@ function tick(p, id) {
 async function sendAct(p) {
   showError("");
   try {
-    await call("/api/act", { prompt: p.id, choose: ticked });
+    // a choice the rules refuse for this card comes back like any answer: why, here
+    const answer = await call("/api/act", { prompt: p.id, choose: ticked });
+    if (answer.refused) { showError(answer.refused); return; }
     sent = true;
     view.me = await call("/api/me");  // every phone looks again after answering, alike
     render();
