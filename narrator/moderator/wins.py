@@ -45,6 +45,9 @@ def holds(game: Game, p: Predicate, seat: int | None = None) -> bool:
     if p.captured is not None:
         out = [s.card.identity for s in seats if not s.free]
         return any(game.matches(r, p.captured) for r in out)
+    if p.free is not None:
+        playing = [s.card.identity for s in seats if s.alive and s.free]
+        return any(game.matches(r, p.free) for r in playing)
     if p.revealed is not None:
         shown = [t for t in game.rounds.revealed if seat is None or t == Place.seat(seat)]
         return any(game.matches(game.card_at(t).identity, p.revealed) for t in shown)

@@ -213,6 +213,9 @@ class Predicate:
     nobody_dead: bool = False
     nobody_alive: bool = False  # everyone is out (Wherewolf's Extermination)
     captured: Match | None = None  # a captured player's card matches (Secret Moon)
+    # a player in play -- alive, neither arrested nor captured -- has a matching card
+    # (Mafia: the infiltrators' aim is every mafioso arrested)
+    free: Match | None = None
     revealed: Match | None = None  # a card shown to everyone matches, a centre card too
     all: tuple[Predicate, ...] = ()
     any: tuple[Predicate, ...] = ()

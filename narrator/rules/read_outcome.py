@@ -19,7 +19,7 @@ from narrator.rules.reader import line_of_value
 
 _PREDICATES = (
     "dead", "held", "dead_other", "alive", "parity", "only_alive", "nobody_dead",
-    "nobody_alive", "captured", "revealed", "all", "any", "not",
+    "nobody_alive", "captured", "free", "revealed", "all", "any", "not",
 )  # fmt: skip
 # The keys of `outcome: vote:` that only one kind of vote has (each has its windows too).
 _RULES_OF = {
@@ -205,6 +205,8 @@ def predicate(ctx: ReadContext, value: Any, what: str, line: int) -> Predicate:
         return Predicate(held=found)
     if key == "captured":
         return Predicate(captured=found)
+    if key == "free":
+        return Predicate(free=found)
     if key == "revealed":
         return Predicate(revealed=found)
     if key == "alive":
