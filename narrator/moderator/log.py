@@ -14,7 +14,7 @@ game (`Cause`): a saved game holding anything else is refused as tampered.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal, cast, get_args
 
@@ -90,10 +90,18 @@ class Entry:
         return Cause(self.why) if self.kind in ("death", "nobody_dies") else None
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["targets"] = [place_id(t) for t in self.targets]
-        data["cards"] = list(self.cards)
-        return data
+        """The entry as JSON data (saved with every change of a game: kept cheap)."""
+        return {
+            "night": self.night,
+            "step": self.step,
+            "role": self.role,
+            "kind": self.kind,
+            "seat": self.seat,
+            "targets": [place_id(t) for t in self.targets],
+            "cards": list(self.cards),
+            "to": self.to,
+            "why": self.why,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Entry:
