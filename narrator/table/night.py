@@ -34,66 +34,15 @@ turns them into what every phone sees, so that nothing tells one card from anoth
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from itertools import groupby
 from typing import Any
 
 from narrator.moderator import Game as Engine
 from narrator.moderator import MoveError, Place, Prompt, Step, Words
 from narrator.script import Script
+from narrator.table.calls import Window, calls
 from narrator.table.errors import TableError
 from narrator.table.seats import SeatIndex, option, option_id, place
-
-
-@dataclass(frozen=True, slots=True)
-class Window:
-    """Engine step `step` is open while the voice is on script steps first..last;
-    `with_`: steps of roles called with this call's (`wakes_with`: the Mystic Wolf
-    meets the pack at the werewolves' call), opened and closed with it."""
-
-    step: Step
-    first: int
-    last: int
-    with_: tuple[Step, ...] = ()
-
-    @property
-    def steps(self) -> tuple[Step, ...]:
-        """Every engine step of the call, in the engine's order."""
-        return tuple(sorted((self.step, *self.with_), key=lambda s: _number(s.id)))
-
-
-def _number(step_id: str) -> int:
-    return int(step_id.rpartition(".")[2])
-
-
-def windows(
-    script: Script, steps: list[Step], wakes_with: Mapping[str, str] | None = None
-) -> list[Window]:
-    """Each engine step with its call in `script`: the k-th run of the role's steps
-    -- for a role that wakes with another (`wakes_with`), its main call is that
-    role's first run and its own calls follow. Steps of one call share its window."""
-    runs: dict[str, list[tuple[int, int]]] = {}
-    roles = [getattr(s, "role", None) for s in script.steps]
-    for role, run in groupby(range(len(roles)), key=roles.__getitem__):
-        indices = list(run)
-        if role is not None:
-            runs.setdefault(role, []).append((indices[0], indices[-1]))
-    host = wakes_with or {}
-    placed: dict[tuple[int, int], list[Step]] = {}
-    for step in steps:
-        if step.role in host:  # its main call is the other's; its own calls after
-            calls = runs.get(host[step.role], [])[:1] + runs.get(step.role, [])
-        else:
-            calls = runs.get(step.role, [])
-        if step.turn < len(calls):
-            placed.setdefault(calls[step.turn], []).append(step)
-    out = []
-    for (first, last), together in placed.items():
-        called = [s for s in together if roles[first] == s.role] or together
-        main = called[0]
-        out.append(Window(main, first, last, tuple(s for s in together if s is not main)))
-    return sorted(out, key=lambda w: w.first)
 
 
 @dataclass
@@ -110,6 +59,8 @@ class NightDesk:
     answered: dict[tuple[str, SeatIndex], int] = field(default_factory=dict)  # (step, seat) -> n
     journal: dict[SeatIndex, list[dict[str, Any]]] = field(default_factory=dict)  # the game's
     logged: int = 0  # log entries already put in the journals
+    opened_at: int = 0  # the log's length when the open window opened
+    index: int = -1  # the script step the voice is on
 
     @classmethod
     def begin(
@@ -121,7 +72,7 @@ class NightDesk:
     ) -> NightDesk:
         """The engine's next night; `journal` carries the game's journals over."""
         steps = engine.begin_night()
-        desk = cls(engine, script, lang, steps, windows(script, steps, _hosts(engine)))
+        desk = cls(engine, script, lang, steps, calls(engine, script, steps))
         desk.journal = journal if journal is not None else {}
         desk.logged = len(engine.log)
         return desk
@@ -138,6 +89,7 @@ class NightDesk:
             "closed": sorted(self.closed),
             "answered": [[step, seat, n] for (step, seat), n in sorted(self.answered.items())],
             "logged": self.logged,
+            "opened_at": self.opened_at,
         }
 
     @classmethod
@@ -154,7 +106,7 @@ class NightDesk:
         open and closed, the same answers. A state that does not fit the engine's
         night raises ValueError (a tampered save)."""
         steps = engine.steps()
-        desk = cls(engine, script, lang, steps, windows(script, steps, _hosts(engine)))
+        desk = cls(engine, script, lang, steps, calls(engine, script, steps))
         desk.journal = journal
         by_id = {w.step.id: w for w in desk.windows}
         ids = {step.id for step in steps}
@@ -170,26 +122,33 @@ class NightDesk:
         if not desk.closed <= ids:
             raise ValueError("a call closed that is not one of this night's")
         desk.logged = int(state["logged"])
-        if not 0 <= desk.logged <= len(engine.log):
+        desk.opened_at = int(state.get("opened_at", desk.logged))
+        if not 0 <= desk.opened_at <= desk.logged <= len(engine.log):
             raise ValueError("a night that does not fit the game")
         return desk
 
     # -- the voice's clock --------------------------------------------------------
 
     def at(self, index: int) -> bool:
-        """The voice is on script step `index`: open or close windows; True if changed."""
+        """The voice is on script step `index`: open or close windows (or, in a window
+        with the copies' own call, go on to it); True if changed."""
+        before, self.index = self.index, index
         changed = False
-        if self.open is not None and index > self.open.last:
-            self._close(self.open)
+        window = self.open
+        if window is not None and index > window.end:
+            self._close(window)
             changed = True
+        elif window is not None and window.later and before < window.later[0] <= index:
+            self._to_copies(window)  # the copies' call: their prompt, what they learned
+            return True
         if self.open is None:
             for window in self.windows:
                 if window.step.id in self.closed:
                     continue
-                if window.first <= index <= window.last:
+                if window.first <= index <= window.end:
                     self._open(window)
                     return True
-                if index > window.last:  # passed without being heard (a skip): closed
+                if index > window.end:  # passed without being heard (a skip): closed
                     self._open(window)
                     self._close(window)
                     changed = True
@@ -201,6 +160,7 @@ class NightDesk:
 
     def _open(self, window: Window) -> None:
         self.open = window
+        self.opened_at = len(self.engine.log)
         for step in window.steps:
             self.engine.open_step(step)
         self._to_journal()
@@ -208,9 +168,35 @@ class NightDesk:
     def _close(self, window: Window) -> None:
         for step in window.steps:
             self.engine.close_step(step)
+        self._to_journal()
+        if window.later is not None:
+            self._to_copies(window)
         self.closed.add(window.step.id)
         self.open = None
-        self._to_journal()
+
+    # -- a copy's own call (the Doppelganger's follow-up) -----------------------------
+
+    def _copy(self, step: Step, seat: SeatIndex) -> bool:
+        """`seat` answers `step` as a copy of the role (not as its card's holder)."""
+        engine = self.engine
+        return engine.acts_as(engine.seats[seat].dealt) != step.role
+
+    def _stage(self, window: Window) -> int:
+        """0: the role's own call; 1: the copies' call after it."""
+        later = window.later
+        return 1 if later is not None and self.index >= later[0] else 0
+
+    def _hidden(self, window: Window, seat: SeatIndex) -> bool:
+        """Whether `seat`'s real prompt waits (a copy, until her call) or is over (a
+        holder, once the copies' call has come): the phone shows the decoy."""
+        if window.later is None:
+            return False
+        return self._copy(window.step, seat) != (self._stage(window) == 1)
+
+    def _to_copies(self, window: Window) -> None:
+        """What the copies learned as the role's call opened: in their journals now,
+        at their own call."""
+        self._to_journal(since=self.opened_at, copies=True)
 
     # -- what a phone sees ----------------------------------------------------------
 
@@ -226,9 +212,17 @@ class NightDesk:
         follow = any("copy" in a.effects for a in picking)
         return max(1, len(picking) + (1 if follow else 0))
 
-    def _round(self, step: Step, seat: SeatIndex) -> int:
-        """The prompt this phone is on at `step` (0-based), the last once all are done."""
+    def _round(self, window: Window, seat: SeatIndex) -> int:
+        """The prompt this phone is on in `window` (0-based), the last once all are
+        done; at the copies' call, the one after the role's (on every phone)."""
+        step = window.step
+        if self._stage(window) == 1:
+            return self.rounds(step)
         return min(self.answered.get((step.id, seat), 0), self.rounds(step) - 1)
+
+    def _real(self, window: Window, seat: SeatIndex) -> Prompt | None:
+        """The holder's real prompt now, or None (nothing to choose, or not yet)."""
+        return None if self._hidden(window, seat) else self.engine.prompt(window.step, seat)
 
     @staticmethod
     def _prompt_id(step: Step, k: int) -> str:
@@ -240,9 +234,9 @@ class NightDesk:
         if window is None:
             return None
         step = window.step
-        k = self._round(step, seat)
-        real = self.engine.prompt(step, seat)
-        shape = self._shape(step, seat, k)
+        k = self._round(window, seat)
+        real = self._real(window, seat)
+        shape = self._shape(step, seat, k, real)
         if shape is None:
             return None
         words = Words(self.engine, self.lang)
@@ -264,11 +258,10 @@ class NightDesk:
             ],
         }
 
-    def _shape(self, step: Step, seat: SeatIndex, k: int = 0) -> Prompt | None:
+    def _shape(self, step: Step, seat: SeatIndex, k: int, real: Prompt | None) -> Prompt | None:
         """The prompt number `k` of the step as the role's power shapes it, whoever
-        holds the card; after the first, the holder's real one (a follow-up's own
-        shape: the copied Seer's look)."""
-        real = self.engine.prompt(step, seat)
+        holds the card; after the first, the holder's real one (`real`: a follow-up's
+        own shape, the copied Seer's look)."""
         if real is not None and (k > 0 or any(p.struck for p in real.picks)):
             # a follow-up, or a choice among those the night struck (the Healer sees
             # who they are here, on her own phone): the holder's real options
@@ -298,10 +291,11 @@ class NightDesk:
         step = window.step
         key = (step.id, seat)
         done = self.answered.get(key, 0)
-        k = min(done, self.rounds(step) - 1)
+        k = self._round(window, seat)
         if prompt_id != self._prompt_id(step, k):
             raise TableError("that prompt is not open now", "refused")
-        shape = self._shape(step, seat, k)
+        real = self._real(window, seat)
+        shape = self._shape(step, seat, k, real)
         if shape is None:
             raise TableError("that prompt is not open now", "refused")
         if not isinstance(choose, list) or not all(isinstance(c, str) for c in choose):
@@ -314,12 +308,12 @@ class NightDesk:
         if places and not shape.fits(places):
             raise TableError("those options are not one of the ways to answer")
         learned: list[str] = []
-        real = self.engine.prompt(step, seat)
-        group = self.engine.group_prompt(step, seat) if real is None else None
+        hidden = self._hidden(window, seat)
+        group = self.engine.group_prompt(step, seat) if real is None and not hidden else None
         if group is not None and self._same_pick(step, seat, places):
             group = None  # the pick it has (a phone sending it again): nothing changes
         group_pick = False
-        if (real is not None or group is not None) and done < self.rounds(step):
+        if (real is not None or group is not None) and done < k + 1:
             try:
                 entries = self.engine.act(step, seat, places)
             except MoveError as exc:
@@ -332,7 +326,7 @@ class NightDesk:
             learned = [line for line in learned if line]
             group_pick = self.engine.group_prompt(step, seat) is not None
         if not group_pick:  # a group's pick may change until the call ends
-            self.answered[key] = done + 1
+            self.answered[key] = max(done, k) + 1
         for line in learned:
             self.journal.setdefault(seat, []).append({"night": self.engine.night, "text": line})
         return {"ok": True, "learned": learned, "refused": None}
@@ -352,19 +346,34 @@ class NightDesk:
             return {}
         return {option(SeatIndex(m)): option(SeatIndex(t)) for m, t in picks.items()}
 
-    def _to_journal(self) -> None:
-        """What a window's close told its seats (the pack agreed, a chance pick)."""
-        start = self.logged
+    def _to_journal(self, since: int | None = None, copies: bool = False) -> None:
+        """What a window told its seats (the pack agreed, a chance pick, a look) into
+        their journals; a copy's, in a window with her own call, waits for it
+        (`copies`: now it comes, from the log since `since`)."""
+        start = self.logged if since is None else since
+        window = self.open
+        waiting = window is not None and window.later is not None and self._stage(window) == 0
         words = Words(self.engine, self.lang)
         for entry in self.engine.log[start:]:
             if entry.to is None or entry.kind in ("chose", "pick"):
                 continue
+            to = SeatIndex(entry.to)
+            if (
+                window is not None
+                and window.later is not None
+                and (
+                    (waiting and not copies and self._copy(window.step, to))
+                    or (copies and not self._copy(window.step, to))
+                )
+            ):
+                continue
             line = words.journal(entry)
-            mine = self.journal.setdefault(SeatIndex(entry.to), [])
+            mine = self.journal.setdefault(to, [])
             item = {"night": entry.night, "text": line}
             if line and item not in mine:
                 mine.append(item)
-        self.logged = len(self.engine.log)
+        if since is None:
+            self.logged = len(self.engine.log)
 
 
 def _places(choose: list[str]) -> list[Place]:
@@ -373,8 +382,3 @@ def _places(choose: list[str]) -> list[Place]:
         return [place(c) for c in choose]
     except TableError:
         raise TableError("an option that was not offered") from None
-
-
-def _hosts(engine: Engine) -> dict[str, str]:
-    """Each role called with another role's call: role -> that role."""
-    return {r.id: r.wakes_with for r in engine.ruleset.roles if r.wakes_with}

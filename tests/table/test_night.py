@@ -374,3 +374,56 @@ def test_the_mystic_wolf_meets_the_pack_at_its_call_and_looks_at_his_own() -> No
     p = d.prompt(0)
     assert p is not None and p["id"] == look.step.id and p["text"] == "Mystic Wolf: choose."
     assert d.act(0, p["id"], ["seat:4"])["learned"] == ["Night 1: you looked at Dee: the Robber."]
+
+
+def test_a_doppelganger_copy_acts_at_her_own_call_after_the_role_s() -> None:
+    """PHASE1's table bug: a role she plays later (the 5.0 sheet's *: the Insomniac,
+    the Revealer) she played in the real role's window; the voice calls her after it
+    ("Doppelganger, if you copied the Revealer, wake up"), and there her phone shows
+    her prompt and tells her what she saw. Every phone sees the same prompt ids."""
+    d = desk(
+        ["doppelganger", "werewolf", "seer", "revealer", "villager"],
+        ["villager", "robber", "werewolf"],
+    )
+    copy = d.windows[0]
+    d.at(copy.first)
+    assert d.act(0, copy.step.id, ["seat:4"])["learned"][0].endswith("now the Revealer.")
+    reveal = next(w for w in d.windows if w.step.role == "revealer")
+    assert reveal.later is not None and reveal.end == reveal.later[1]
+    assert d.script.steps[reveal.later[0]].role == "doppelganger"
+    d.at(reveal.first)  # the Revealer's own call: the holder chooses, she does not yet
+    ids = {d.prompt(seat)["id"] for seat in range(len(NAMES))}  # type: ignore[index]
+    assert ids == {reveal.step.id}
+    assert d.prompt(3)["text"] == "Revealer: choose."  # type: ignore[index]
+    assert d.prompt(0)["text"] == "Tap a player you trust least."  # type: ignore[index]
+    for seat in range(len(NAMES)):
+        d.act(seat, reveal.step.id, ["seat:5" if seat != 4 else "seat:1"])
+    assert not [e for e in d.engine.log if e.kind == "reveal" and e.seat == 0]
+    d.at(reveal.later[0])  # "Doppelganger, if you copied the Revealer, wake up"
+    ids = {d.prompt(seat)["id"] for seat in range(len(NAMES))}  # type: ignore[index]
+    assert ids == {f"{reveal.step.id}/2"}
+    assert d.prompt(0)["text"] == "Revealer: choose."  # type: ignore[index]
+    assert d.prompt(3)["text"] == "Tap a player you trust least."  # type: ignore[index]
+    for seat in range(len(NAMES)):
+        answer = d.act(seat, f"{reveal.step.id}/2", ["seat:2" if seat != 1 else "seat:1"])
+        assert set(answer) == {"ok", "learned", "refused"}
+    revealed = [e for e in d.engine.log if e.kind == "see" and e.seat == 0 and e.step == "n1.5"]
+    assert revealed and revealed[0].targets == (Place.seat(1),)  # Bo's card, turned up
+    d.at(reveal.end + 1)
+    assert d.open is None and reveal.step.id in d.closed
+
+
+def test_a_doppelganger_insomniac_learns_her_card_at_her_own_call() -> None:
+    d = desk(
+        ["doppelganger", "werewolf", "seer", "insomniac", "villager"],
+        ["villager", "robber", "werewolf"],
+    )
+    d.at(d.windows[0].first)
+    d.act(0, d.windows[0].step.id, ["seat:4"])  # she copies the Insomniac
+    insomniac = next(w for w in d.windows if w.step.role == "insomniac")
+    assert insomniac.later is not None
+    d.at(insomniac.first)
+    assert d.journal[3][-1]["text"] == "Night 1: your card is now the Insomniac."
+    assert all("card is now" not in j["text"] for j in d.journal.get(0, [])[1:])
+    d.at(insomniac.later[0])  # her own call: now she sees her card
+    assert d.journal[0][-1]["text"] == "Night 1: your card is now the Doppelganger."
