@@ -119,7 +119,7 @@ def see(game: Game, act: Act) -> None:
 @effect("see_own")
 def see_own(game: Game, act: Act) -> None:
     """The actor learns the card now in front of them."""
-    _look(game, act, (("seat", act.seat),))
+    _look(game, act, (Place.seat(act.seat),))
 
 
 @effect("know")
@@ -128,7 +128,7 @@ def know(game: Game, act: Act) -> None:
     sees each other, the Minion sees the pack), as they answer the night's calls."""
     match = act.ability.know
     others = [
-        ("seat", i)
+        Place.seat(i)
         for i, s in enumerate(game.seats)
         if i != act.seat
         and s.alive
@@ -145,7 +145,7 @@ def learn(game: Game, act: Act) -> None:
     the player the day put to death) matches the question: a nod or a shake."""
     ability = act.ability
     if act.targets:
-        target: int | None = act.targets[0][1]
+        target: int | None = act.targets[0].index
     else:
         target = game.day.executed if ability.target == "executed" else None
     if target is None or ability.learn is None:
@@ -156,7 +156,7 @@ def learn(game: Game, act: Act) -> None:
         act.step,
         act.seat,
         "learn",
-        targets=[("seat", target)],
+        targets=[Place.seat(target)],
         private=True,
         why="yes" if yes else "no",
     )
@@ -193,7 +193,7 @@ def swap(game: Game, act: Act) -> None:
 @effect("swap_own")
 def swap_own(game: Game, act: Act) -> None:
     """The actor's card and the picked one change places."""
-    exchange(game, ("seat", act.seat), act.target)
+    exchange(game, Place.seat(act.seat), act.target)
     game.record(act.step, act.seat, "swap_own", targets=act.targets, private=True)
 
 
@@ -205,7 +205,7 @@ def swap_last(game: Game, act: Act) -> None:
     if act.previous is None:
         return
     exchange(game, act.previous, act.target)
-    if act.target == ("seat", act.seat):
+    if act.target == Place.seat(act.seat):
         game.record(act.step, act.seat, "swap_own", targets=[act.previous], private=True)
     else:
         game.record(act.step, act.seat, "swap", targets=[act.previous, act.target], private=True)
@@ -214,19 +214,19 @@ def swap_last(game: Game, act: Act) -> None:
 @effect("rotate")
 def rotate(game: Game, act: Act) -> None:
     """Every other unshielded card moves one seat: `left` is the next seat clockwise."""
-    direction = act.target[0]
+    direction = act.target.kind
     ring = [i for i in range(len(game.seats)) if i != act.seat and i not in game.shielded]
     cards = [game.seats[i].card for i in ring]
     shift = 1 if direction == "left" else -1
     for j in range(len(ring)):
         game.seats[ring[(j + shift) % len(ring)]].card = cards[j]
-    game.record(act.step, act.seat, "rotate", targets=[(direction, -1)], private=True)
+    game.record(act.step, act.seat, "rotate", targets=[Place.word(direction)], private=True)
 
 
 @effect("shield")
 def shield(game: Game, act: Act) -> None:
     """Nobody may move or look at the picked player's card from now on."""
-    game.shielded.add(act.target[1])
+    game.shielded.add(act.target.index)
     game.record(act.step, act.seat, "shield", targets=act.targets, private=True)
 
 
@@ -249,7 +249,7 @@ def copy(game: Game, act: Act) -> None:
 
 
 def _at_dawn(game: Game, act: Act, word: DawnEffect) -> None:
-    game.tonight.dawn.append(Pending(word, act.target[1], act.ability.priority, act.seat))
+    game.tonight.dawn.append(Pending(word, act.target.index, act.ability.priority, act.seat))
     game.record(act.step, act.seat, word, targets=act.targets, private=True)
 
 
@@ -282,7 +282,7 @@ def answer(game: Game, act: Act) -> None:
     answers = act.ability.answers
     said = next((a for a in answers if game.matches(card, a.match)), None)
     index = answers.index(said) if said is not None else -1
-    game.record(act.step, act.target[1], "answer", targets=act.targets, why=str(index))
+    game.record(act.step, act.target.index, "answer", targets=act.targets, why=str(index))
     if said is not None and said.reveal:
         game.show(act.step, act.target)
 
@@ -301,7 +301,7 @@ def accuse(game: Game, act: Act) -> None:
         cards=[guess],
         why=str(right).lower(),
     )
-    game.show(act.step, act.target if right else ("seat", act.seat))
+    game.show(act.step, act.target if right else Place.seat(act.seat))
 
 
 @effect("hide")
@@ -314,15 +314,15 @@ def hide(game: Game, act: Act) -> None:
 @effect("disturb")
 def disturb(game: Game, act: Act) -> None:
     """The picked player loses this round's turn."""
-    game.rounds.disturbed.update(i for kind, i in act.targets if kind == "seat")
+    game.rounds.disturbed.update(p.index for p in act.targets if p.is_seat)
     game.record(act.step, act.seat, "disturb", targets=act.targets)
 
 
 @effect("capture")
 def capture(game: Game, act: Act) -> None:
     """The picked player (whose card was shown) is out of the game."""
-    for _kind, i in act.targets:
-        game.capture(act.step, i, by=act.seat)
+    for place in act.targets:
+        game.capture(act.step, place.index, by=act.seat)
 
 
 @effect("self_capture")

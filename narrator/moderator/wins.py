@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from narrator.moderator.board import Place
 from narrator.rules.powers import Match, Predicate
 
 if TYPE_CHECKING:
@@ -62,8 +63,10 @@ def holds(
         return bool(living) and all(any(game.counts(i, m) for m in p.only_alive) for i in living)
     if p.captured is not None:
         return any_of([i for i in seats if not game.seats[i].free], p.captured)
+    if p.free is not None:
+        return any_of([i for i in seats if game.seats[i].alive and game.seats[i].free], p.free)
     if p.revealed is not None:
-        shown = [t for t in game.rounds.revealed if seat is None or t == ("seat", seat)]
+        shown = [t for t in game.rounds.revealed if seat is None or t == Place.seat(seat)]
         return any(game.matches(game.card_at(t).identity, p.revealed) for t in shown)
     if p.nobody_alive:
         return not living

@@ -15,6 +15,7 @@ from functools import reduce
 
 from narrator.i18n import N_, gettext
 from narrator.moderator import sides
+from narrator.moderator.board import Place
 from narrator.moderator.game import Game
 from narrator.moderator.log import Cause, Entry
 
@@ -37,11 +38,13 @@ class Words:
     def role(self, role_id: str) -> str:
         return self.game.ruleset.role(role_id).name.get(self.lang)
 
-    def who(self, option: str) -> str:
-        kind, _, number = option.partition(":")
-        if kind == "seat":
-            return self.game.seats[int(number) - 1].name
-        return self.t("centre card {k}", k=number)
+    def who(self, place: Place) -> str:
+        """A place in words: the player's name, "centre card 2", or the word."""
+        if place.is_seat:
+            return self.game.seats[place.index].name
+        if place.is_centre:
+            return self.t("centre card {k}", k=place.index + 1)
+        return self.t(place.kind)
 
     def name(self, seat: int | None) -> str:
         return self.game.seats[seat].name if seat is not None else ""
@@ -67,7 +70,7 @@ class Words:
 
     def own(self, e: Entry) -> bool:
         """The entry is about the actor's own card."""
-        return e.seat is not None and e.targets == (f"seat:{e.seat + 1}",)
+        return e.seat is not None and e.targets == (Place.seat(e.seat),)
 
     # -- a player's journal (private) ----------------------------------------------
 
@@ -140,10 +143,10 @@ class Words:
                         .format(name=self.who(e.targets[0]))
                     )
             return None
-        if e.kind == "shown" and e.targets[0].startswith("centre:"):
+        if e.kind == "shown" and e.targets[0].is_centre:
             return self.t(
                 "Centre card {k} is turned face up: the {card}.",
-                k=e.targets[0].partition(":")[2],
+                k=e.targets[0].index + 1,
                 card=self.role(e.cards[0]),
             )
         if e.kind == "shown":
@@ -283,7 +286,7 @@ def _swap(w: Words, e: Entry) -> str:
 
 
 def _swap_own(w: Words, e: Entry) -> str:
-    if e.targets[0].startswith("centre:"):
+    if e.targets[0].is_centre:
         return w.t("you swapped your card with {card}.", card=w.who(e.targets[0]))
     return w.t("you swapped your card with {who}'s.", who=w.who(e.targets[0]))
 
@@ -381,7 +384,7 @@ PRIVATE: dict[str, Callable[[Words, Entry], str]] = {
     "arrest": _one(N_("you chose {who} to arrest.")),
     "kill": _one(N_("you chose {who} to die.")),
     "rotate": lambda w, e: w.t(
-        "you moved every other card one place to the {direction}.", direction=w.t(e.targets[0])
+        "you moved every other card one place to the {direction}.", direction=w.who(e.targets[0])
     ),
     "become": lambda w, e: w.t("you are now the {card}.", card=w.role(e.cards[0])),
     "ally": _ally,
@@ -412,7 +415,7 @@ def _story_swap(w: Words, e: Entry, who: Who) -> str:
 
 
 def _story_swap_own(w: Words, e: Entry, who: Who) -> str:
-    if e.targets[0].startswith("centre:"):
+    if e.targets[0].is_centre:
         card = w.who(e.targets[0])
         return w.t("{name}, the {role}, swapped their card with {card}.", card=card, **who)
     other = w.who(e.targets[0])
@@ -427,7 +430,7 @@ def _story_shield(w: Words, e: Entry, who: Who) -> str:
 def _story_rotate(w: Words, e: Entry, who: Who) -> str:
     return w.t(
         "{name}, the {role}, moved every other card one place to the {direction}.",
-        direction=w.t(e.targets[0]),
+        direction=w.who(e.targets[0]),
         **who,
     )
 
@@ -442,7 +445,7 @@ def _story_copy(w: Words, e: Entry, who: Who) -> str:
 
 
 def _story_artifact(w: Words, e: Entry, who: Who) -> str:
-    seat = int(e.targets[0].partition(":")[2]) - 1
+    seat = e.targets[0].index
     artifact = w.token(w.game.tokens.artifacts[seat])
     if w.own(e):
         return w.t(

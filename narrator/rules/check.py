@@ -80,7 +80,7 @@ def check_powers(ruleset: Ruleset) -> None:
 
     def walk(p: Predicate, line: int) -> None:
         for m in (
-            p.dead, p.held, p.dead_other, p.alive, p.captured, p.revealed,
+            p.dead, p.held, p.dead_other, p.alive, p.captured, p.free, p.revealed,
             *(p.parity or ()), *p.only_alive,
         ):  # fmt: skip
             check(m, line, "a win rule")

@@ -269,6 +269,9 @@ class Predicate:
     # the team the player's card sides with (`ally`: Nostradamus) won by the team rules
     ally_won: bool = False
     captured: Match | None = None  # a captured player's card matches (Secret Moon)
+    # a player in play -- alive, neither arrested nor captured -- has a matching card
+    # (Mafia: the infiltrators' aim is every mafioso arrested)
+    free: Match | None = None
     revealed: Match | None = None  # a card shown to everyone matches, a centre card too
     all: tuple[Predicate, ...] = ()
     any: tuple[Predicate, ...] = ()
