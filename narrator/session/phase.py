@@ -107,6 +107,7 @@ class PhaseRunner:
         self._countdown: Countdown | None = None
         self._voices: list[Playing] = []  # timer warnings being spoken
         self._to_say: list[str] = []
+        self._looks = 0  # the driver's passes over the clock and the playback
         self._emit("opened")
         self._deliver()
 
@@ -125,6 +126,14 @@ class PhaseRunner:
             return self._segment()
 
     # -- commands ----------------------------------------------------------------------
+    @property
+    def looks(self) -> int:
+        """How many times the driver has looked at the clock and the playback and acted
+        on what it saw: one more look after a change is proof it saw the change (a test
+        that checks nothing moved waits for it, not for a sleep)."""
+        with self._lock:
+            return self._looks
+
     def start(self) -> None:
         """Begin with the first segment (nothing happens if already started)."""
         with self._lock:
@@ -402,6 +411,8 @@ class PhaseRunner:
                 for playback in ended:
                     _end(playback)
                 self._deliver()
+                with self._lock:
+                    self._looks += 1
         finally:
             if unwatch is not None:
                 unwatch()
