@@ -186,7 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("beds", help="list the ambiences the bed can play")
     _fmt(p)
     _table_options(sub.add_parser("table", help="deal and vote on the players' phones"))
-    _voicepack_options(sub.add_parser("voicepack", help="share voice packs: export, import"))
+    _voicepack_options(sub.add_parser("voicepack", help="voice packs: export, import, delete"))
     p = sub.add_parser("replay", help="resolve a written or saved game again: story and winners")
     p.add_argument("file", type=Path, metavar="FILE", help="a scenario (.yaml; see docs/ENGINE.md)")
     _fmt(p)
@@ -203,14 +203,20 @@ def _voicepack_options(parser: argparse.ArgumentParser) -> None:
     p = actions.add_parser("import", help="install a voice pack from a zip file")
     p.add_argument("file", type=Path, metavar="FILE.zip")
     p.add_argument("--replace", action="store_true", help="replace a pack of the same id")
+    p = actions.add_parser("delete", help="remove an installed voice pack")
+    p.add_argument("name", help="the pack's id, as `narrator voices` lists it (pack:ID or ID)")
 
 
 def cmd_voicepack(args: argparse.Namespace) -> int:
-    """`narrator voicepack export NAME FILE.zip` / `import FILE.zip`: a bad pack is
-    one line and exit 2 (a PackError), and nothing is written."""
+    """`narrator voicepack export NAME FILE.zip` / `import FILE.zip` / `delete NAME`: a
+    bad pack is one line and exit 2 (a PackError), and nothing is written."""
     from narrator.audio.packzip import export_pack, import_pack
-    from narrator.audio.voicepack import pack_of
+    from narrator.audio.voicepack import delete_pack, pack_of
 
+    if args.action == "delete":
+        manifest = delete_pack(pack_of(args.name) or args.name)
+        print(f"deleted {manifest.voice} ('{manifest.name}', {len(manifest.lines)} lines)")
+        return EXIT_OK
     if args.action == "export":
         manifest = export_pack(pack_of(args.name) or args.name, args.file)
         print(f"exported {manifest.voice} ({len(manifest.lines)} lines) to {args.file}")
