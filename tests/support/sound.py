@@ -1,6 +1,7 @@
 """Measuring what a rendered night sounds like: masking, silence, loudness, pace.
 
-Shared by the tests in tests/audio/test_sound_*.py and by `scripts/bench`. Every
+Shared by the tests in tests/audio/test_sound_*.py and by scripts/bench_sound and
+scripts/bench_voices. Every
 figure is read from samples (the timeline only says where the calls and pauses are).
 """
 
@@ -25,8 +26,8 @@ from scipy.signal import butter, sosfiltfilt
 from narrator.audio import AudioEngine, AudioSettings, Timeline
 from narrator.rules import load_ruleset, parse_roles
 from narrator.script import Plan, Script, build_script
-from tests.unit.helpers import RULESETS
 
+RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 WINDOW = 0.05  # seconds: the windows the issue counts
 MASK_LEVEL = -45.0  # dBFS: the 1-6 kHz band must reach this in the pauses
 ONUW_FULL = (
