@@ -34,8 +34,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.audio.soundserver import SoundServer, missing_tools
-from tests.audio.soundserver import sound_server as start_sound_server
+from tests.support.soundserver import SoundServer, missing_tools
+from tests.support.soundserver import sound_server as start_sound_server
 
 
 def _realtime(item: pytest.Item) -> bool:
@@ -227,7 +227,7 @@ def _private_home(
 
 @pytest.fixture(scope="session")
 def sound_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SoundServer]:
-    """A private PulseAudio server with a null sink (see tests/audio/soundserver.py),
+    """A private PulseAudio server with a null sink (see tests/support/soundserver.py),
     started once for the whole session; everything in this process plays into it."""
     missing = missing_tools()
     if missing:

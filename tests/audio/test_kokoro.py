@@ -45,8 +45,8 @@ from narrator.audio.settings import AudioUnavailable
 from narrator.audio.synth import Line
 from narrator.audio.voices import VoiceRouter
 from narrator.script.model import Say
-from tests.audio import sound
-from tests.audio.conftest import night
+from tests.support import sound
+from tests.support.fake_synth import night
 
 pytestmark = pytest.mark.audio
 pytest.importorskip("onnxruntime", reason="the kokoro extra installs onnxruntime")

@@ -9,7 +9,7 @@ from narrator.audio import Timeline
 from narrator.audio.settings import DEFAULT_RATES
 from narrator.script import Say
 from narrator.script.render_text import estimate_seconds
-from tests.audio import sound
+from tests.support import sound
 
 pytestmark = pytest.mark.audio
 

@@ -39,8 +39,8 @@ from narrator.audio.voicepack import (
     read_manifest,
 )
 from narrator.script.model import Say, Script
-from tests.audio.conftest import FakeSynth
-from tests.audio.soundserver import SoundServer
+from tests.support.fake_synth import FakeSynth
+from tests.support.soundserver import SoundServer
 
 RATE = 16000
 
