@@ -332,7 +332,9 @@ def _artifact(w: Words, e: Entry) -> str:
 def _found(w: Words, e: Entry) -> str:
     token = sides.token(w.game, e.cards[0])
     line = w.t("an artifact lies on your card: the {artifact}.", artifact=w.token(token.id))
-    return f"{line} {token.help.get(w.lang)}" if token.help is not None else line
+    if token.help is None:
+        return line
+    return f"{line} {token.help.get(w.lang, phones=w.phones)}"
 
 
 def _mark(w: Words, e: Entry) -> str:

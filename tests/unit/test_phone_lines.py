@@ -199,6 +199,27 @@ def test_every_prompting_call_tells_everyone_to_answer_their_phone(system: str) 
     assert checked or system == "secret_moon"  # its turns are by day
 
 
+def test_an_artifacts_help_is_in_the_phones_words_in_its_holders_journal() -> None:
+    """The holder of the Sword of the Bodyguard reads, on the phones, that they choose
+    in the vote on their phone; with physical cards, that they point."""
+    from narrator.moderator import Game
+    from narrator.moderator.log import Entry
+    from narrator.moderator.words import Words
+
+    rs = ruleset("onuw")
+    game = Game.deal(
+        rs,
+        ["Ann", "Bo", "Cy"],
+        ["curator", "werewolf", "seer"],
+        ["villager", "robber", "troublemaker"],
+        options=frozenset({"bonus_artifacts"}),
+    )
+    found = Entry(1, "n1.2", "curator", "found", 1, ("seat:2",), ("sword_of_the_bodyguard",), 1)
+    phones = Words(game, "en", phones=True).journal(found)
+    assert "choose in the vote on your phone" in phones and "point" not in phones
+    assert "point at in the vote" in Words(game, "en").journal(found)
+
+
 def test_the_phones_table_voices_and_shows_the_phones_words() -> None:
     """The table plays its nights in the phones' words once the cards are dealt to the
     phones (the plan says so), shows the cards in them, and answers a Seer in them."""
