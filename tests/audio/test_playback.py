@@ -14,7 +14,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +26,7 @@ from narrator.script.model import Pause, Say, script_from_dict, script_to_dict
 from tests.audio.measure import local_lag, offset_of, silent_runs
 from tests.support.fake_synth import FakeSynth, night, sample_night
 from tests.support.soundserver import RATE, SoundServer
+from tests.support.wait import settle, wait_until
 
 # Measures time itself: one at a time under xdist (see tests/conftest.py).
 pytestmark = [pytest.mark.audio, pytest.mark.xdist_group("timing")]
@@ -39,18 +39,11 @@ def _env(server: SoundServer, cache: Path) -> dict[str, str]:
     return {**server.env, "XDG_CACHE_HOME": str(cache), "PYTHONUNBUFFERED": "1"}
 
 
-def until(done: Callable[[], bool], seconds: float = 5) -> None:
-    """Wait for `done()`, at most `seconds`; the assertion after says what failed."""
-    deadline = time.monotonic() + seconds
-    while not done() and time.monotonic() < deadline:
-        time.sleep(0.02)
-
-
 def streams_at_rest(server: SoundServer) -> int:
     """The sink's inputs once the last test's streams have closed (the keepalive
     alone; a stream still closing would be counted as this test's), or what is left
     after 10 s."""
-    until(lambda: len(server.sink_inputs()) == 1, 10)
+    settle(lambda: len(server.sink_inputs()) == 1, 10)
     return len(server.sink_inputs())
 
 
@@ -165,17 +158,17 @@ def test_pause_resume_skip_current_step_and_stop(sound_server: SoundServer, tmp_
     try:
         assert len(sound_server.sink_inputs()) == before + 1
         assert playback.current_step is None  # the lead-in: tapping only
-        until(lambda: playback.current_step == 1, 10)
+        wait_until(lambda: playback.current_step == 1, 10, "the first call heard")
         assert playback.current_step == 1  # the first call was heard, now its pause
         playback.pause()
         held = playback.position
         time.sleep(0.3)
         assert playback.position == held
         playback.resume()
-        until(lambda: playback.position > held)
+        wait_until(lambda: playback.position > held, 5, "the night going on")
         assert playback.position > held
         playback.skip()
-        until(lambda: playback.current_step == 2)
+        wait_until(lambda: playback.current_step == 2, 5, "the skip to the next call")
         assert playback.current_step == 2  # straight to the seer
         assert playback.duration is not None and not playback.finished
         started = time.monotonic()

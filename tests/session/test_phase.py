@@ -7,7 +7,6 @@ test_playing_contract.py); nothing here imports Textual.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 
 import pytest
@@ -16,6 +15,7 @@ from narrator.audio.settings import AudioSettings
 from narrator.script import Cue, Pause, Say, Script, Step, Timer, TimerWarning, Wait
 from narrator.session import PhaseEvent, PhaseRunner, SilentEngine
 from tests.session.clock import ManualClock
+from tests.support.wait import wait_until
 
 
 def _script(*steps: Step, phase: str = "day") -> Script:
@@ -41,12 +41,10 @@ class Watch:
 
 
 def until(done: Callable[[], bool], clock: ManualClock | None = None, step: float = 0.0) -> None:
-    deadline = time.monotonic() + 20  # a busy machine's driver thread may be slow to look
-    while not done():
-        assert time.monotonic() < deadline, "the runner never got there"
-        if clock is not None:
-            clock.advance(step)
-        time.sleep(0.005)
+    """`done()`, the manual clock moved on by `step` between looks (a busy machine's
+    driver thread may be slow to look: 20 s)."""
+    each = (lambda: clock.advance(step)) if clock is not None else None
+    wait_until(done, 20, "the runner's state", each=each)
 
 
 def settled(runner: PhaseRunner) -> None:

@@ -21,6 +21,7 @@ from narrator.compose import AudioStart, LateEngine
 from narrator.script import Cue, Pause, Say, Script, Step
 from narrator.session import NightEngine, Playing, SilentEngine, SystemClock
 from tests.support.fake_synth import FakeSynth
+from tests.support.wait import wait_until
 
 SOUNDS = sorted(p.stem for p in assets_dir().glob("*.wav"))
 
@@ -59,10 +60,7 @@ def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[NightEngi
 
 
 def _until(playback: Playing, step: int, timeout: float = 10) -> None:
-    deadline = time.monotonic() + timeout
-    while (playback.current_step or -1) < step:
-        assert time.monotonic() < deadline, f"step {step} never reached"
-        time.sleep(0.01)
+    wait_until(lambda: (playback.current_step or -1) >= step, timeout, f"step {step}")
 
 
 def test_at_the_end_the_last_step_stays_current(engine: NightEngine) -> None:

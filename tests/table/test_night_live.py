@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable
 from typing import Any
 
 import aiohttp
@@ -24,6 +23,7 @@ from narrator.moderator import Game as Engine
 from narrator.session import PhaseEvent
 from narrator.table import Table
 from narrator.table.voice import silent_voice
+from tests.support.wait import wait_until_async
 from tests.table.live import HeldClock, Live, live_table
 from tests.unit.helpers import ruleset
 
@@ -75,13 +75,6 @@ class Held:
         return self.ended - self.started
 
 
-async def until(done: Callable[[], bool], seconds: float = 10) -> None:
-    deadline = time.monotonic() + seconds
-    while not done():
-        assert time.monotonic() < deadline, "never came"
-        await asyncio.sleep(0.02)
-
-
 def rig(live: Live, cards: list[str], centre: list[str]) -> None:
     t = live.table
     for seat, card in zip(t.seats, cards, strict=True):
@@ -125,7 +118,7 @@ def night(cards: list[str], centre: list[str], answer: bool = True) -> dict[str,
                 asyncio.create_task(phone(live, tok, frames[i], stop))
                 for i, tok in enumerate(tokens)
             ]
-            await until(lambda: all(frames))  # every phone is connected
+            await wait_until_async(lambda: all(frames))  # every phone is connected
             assert live.host("next")[0] == 200  # cards -> night
             deadline = time.monotonic() + 120
             while live.table.phase == "night" and time.monotonic() < deadline:
@@ -154,8 +147,8 @@ def night(cards: list[str], centre: list[str], answer: bool = True) -> dict[str,
                     clock.release()  # every phone saw this call (and answered): go on
                 await asyncio.sleep(0.05)
             # the day's first push reached every phone: each saw the whole night
-            await until(lambda: all(any(is_day(f) for f in fs) for fs in frames))
-            await until(lambda: held.ended is not None)
+            await wait_until_async(lambda: all(any(is_day(f) for f in fs) for fs in frames))
+            await wait_until_async(lambda: held.ended is not None)
             stop.set()
             await asyncio.gather(*tasks)
 
