@@ -191,6 +191,7 @@ class Table(Flow):
                 list(self.unseen),
                 options=flags,
                 rng=self.rng,
+                seed=self.rng.randrange(2**31),  # the voice's too (`game()`): one draw
             )
         self.roles = dict(chosen)
         self.phase = "cards"
