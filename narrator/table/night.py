@@ -11,11 +11,18 @@ turns them into what every phone sees, so that nothing tells one card from anoth
   heard comes from the session's `PhaseRunner`; the script and the steps depend on
   the deck (public), never on who holds which card, so every window opens and
   closes at the same moment whether the role is dealt, in the centre or dead. A
-  window never closes early because everyone answered.
+  window never closes early because everyone answered. A call of the whole table
+  (everyone looks at their own mark) has the window of its steps in the script
+  (`Script.calls`).
 - **The same prompt on every phone.** While a window is open every phone gets a
   prompt with the step's id, the same `min`/`max` and options built from the
   role's power (not from the holder): the real one for whoever answers the call, a
-  decoy for everyone else, whose answer changes nothing.
+  decoy for everyone else, whose answer changes nothing. A power that names players
+  by their place (the odd numbers, the neighbour on the left: `among`) or not the
+  one just picked (`apart`) is built the same way from each phone's own seat and
+  its own last answer, which the whole table knows: a decoy refuses what the real
+  one refuses for that reason. The powers are those of the instruction the game
+  drew (the same draw the voice spoke).
 - **Seats.** A phone is its seat's `SeatIndex`, as in the engine; the options are
   the engine's ids (`seat:N`, `centre:K`, a word), passed to the phones and back
   as they are; a group's picks are named the same way (`seats.option`).
@@ -34,6 +41,8 @@ from typing import Any
 
 from narrator.moderator import Game as Engine
 from narrator.moderator import MoveError, Prompt, Step, Words
+from narrator.moderator.board import place_of
+from narrator.moderator.night import public_seats
 from narrator.rules.powers import Ability
 from narrator.script import Script
 from narrator.table.errors import TableError
@@ -52,7 +61,9 @@ class Window:
 def windows(script: Script, steps: list[Step], engine: Engine | None = None) -> list[Window]:
     """Each engine step with its call in `script`: the k-th run of the role's steps --
     for a role that wakes with another (the Alpha Wolf), whose first turn is that
-    role's call, its extra turn k is its own (k-1)-th run."""
+    role's call, its extra turn k is its own (k-1)-th run; a call of the whole table,
+    its steps as the script names them."""
+    table_calls = {call_id: (first, last) for call_id, first, last in script.calls}
     runs: dict[str, list[tuple[int, int]]] = {}
     roles = [getattr(s, "role", None) for s in script.steps]
     for role, run in groupby(range(len(roles)), key=roles.__getitem__):
@@ -61,6 +72,10 @@ def windows(script: Script, steps: list[Step], engine: Engine | None = None) -> 
             runs.setdefault(role, []).append((indices[0], indices[-1]))
     out = []
     for step in steps:
+        if engine is not None and engine.is_call(step.role):
+            if step.role in table_calls:
+                out.append(Window(step, *table_calls[step.role]))
+            continue
         calls = runs.get(step.role, [])
         joins = engine is not None and engine.ruleset.role(step.role).wakes_with is not None
         k = step.turn - 1 if joins else step.turn
@@ -82,6 +97,8 @@ class NightDesk:
     open: Window | None = None
     closed: set[str] = field(default_factory=set)
     answered: dict[tuple[str, SeatIndex], int] = field(default_factory=dict)  # (step, seat) -> n
+    # each phone's last answer at a call: what a power `apart` from it leaves out
+    last: dict[tuple[str, SeatIndex], list[str]] = field(default_factory=dict)
     journal: dict[SeatIndex, list[dict[str, Any]]] = field(default_factory=dict)  # the game's
     logged: int = 0  # log entries already put in the journals
 
@@ -143,16 +160,22 @@ class NightDesk:
         the game's options and deck allow them (both public: the Paranormal
         Investigator's looks by the option). A power's nights are not read here: on a
         night it sleeps its shape is still every phone's (Wherewolf's first night)."""
-        chosen, options = self.engine.chosen(), self.engine.options
-        return [
+        engine = self.engine
+        chosen, options = engine.chosen(), engine.options
+        found = [
             a
-            for a in self.engine.abilities_of(role)
+            for a in engine.abilities_of(role)
             if a.picks
             and (turn is None or a.turn == turn)
             and replace(a.when, nights=(), from_night=None, until_night=None).holds(
                 chosen, 1, None, options
             )
+            and a.choice in (-1, engine.drawn_choice(role, a.turn))
         ]
+        # powers offered after a word (the Gremlin's cards or marks) are one prompt:
+        # those of the first word stand for the others (the same shape)
+        first = next((a.if_picked for a in found if a.if_picked), "")
+        return [a for a in found if a.if_picked in ("", first)]
 
     def rounds(self, step: Step) -> int:
         """How many prompts every phone answers at `step`, one after the other: one per
@@ -222,12 +245,9 @@ class NightDesk:
         ability = abilities[min(k, len(abilities) - 1)]
         seats: list[int] = []
         if any(p.players for p in ability.picks):
-            own_too = any(p.players and not p.other for p in ability.picks)
-            seats = [
-                i
-                for i, s in enumerate(self.engine.seats)
-                if (own_too or i != seat) and s.alive and s.free
-            ]
+            last = self.last.get((step.id, seat), [])
+            previous = place_of(last[0]) if len(last) == 1 else None
+            seats = public_seats(self.engine, ability, seat, previous)
         return self.engine.shape(step, ability, step.role, seats)
 
     def act(self, seat: SeatIndex, prompt_id: object, choose: object) -> dict[str, Any]:
@@ -267,6 +287,7 @@ class NightDesk:
             group_pick = self.engine.group_prompt(step, seat) is not None
         if not group_pick:  # a group's pick may change until the call ends
             self.answered[key] = done + 1
+        self.last[key] = list(choose)
         for line in learned:
             self.journal.setdefault(seat, []).append({"night": self.engine.night, "text": line})
         return {"ok": True, "learned": learned}
