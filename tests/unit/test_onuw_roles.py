@@ -411,3 +411,15 @@ def test_the_docs_count_the_roles_the_engine_runs() -> None:
     assert f"| One Night | {runs} of {every} roles" in (ROOT / "docs" / "ENGINE.md").read_text(
         "utf-8"
     )
+
+
+def test_every_role_acts_in_some_scenario() -> None:
+    """`narrator replay` plays every One Night role: each is dealt in a scenario of
+    tests/scenarios/onuw (which quotes the rule it follows)."""
+    import yaml
+
+    dealt: set[str] = set()
+    for path in sorted((ROOT / "tests" / "scenarios" / "onuw").glob("*.yaml")):
+        data = yaml.safe_load(path.read_text("utf-8"))
+        dealt |= set(data["deal"].values())
+    assert set(onuw().role_ids) - dealt == set()
