@@ -423,3 +423,77 @@ def test_every_role_acts_in_some_scenario() -> None:
         data = yaml.safe_load(path.read_text("utf-8"))
         dealt |= set(data["deal"].values())
     assert set(onuw().role_ids) - dealt == set()
+
+
+# -- the Vampire and Alien boxes' mechanisms, where a scenario cannot show them ------------
+
+
+def test_fear_is_fixed_by_the_look_a_mark_moved_later_binds_nobody() -> None:
+    """The Vampire rulebook ties the Mark of Fear to the player who saw it: the Count's
+    fear on Dee keeps her asleep all night, even after the Pickpocket takes it; he
+    looks at it then, and sleeps from then on."""
+    cards = ["vampire", "the_count", "pickpocket", "seer", "insomniac"]
+    game = Game.deal(onuw(), NAMES, cards, ["villager", "villager", "robber"])
+    night(game, {0: [["seat:5"]], 1: [["seat:5"], ["seat:4"]], 2: [["seat:4"]]})
+    assert game.tokens.asleep == {2, 3}
+    assert game.tokens.marks[2] == "mark_of_fear" and game.tokens.marks[3] != "mark_of_fear"
+    seer = [e for e in game.log if e.role == "seer" and e.kind in ("see", "nothing")]
+    assert seer == []  # Dee, the Seer, was not called: she was afraid
+    insomniac = [e.kind for e in game.log if e.to == 4 and e.role == "insomniac"]
+    assert insomniac == ["see"]  # Eve was not
+
+
+def test_the_vampires_must_bite_and_a_tie_is_drawn_among_the_most_pointed_at() -> None:
+    game = Game.deal(
+        onuw(), NAMES, ["vampire", "vampire", "seer", "villager", "villager"], [], drawn=["seat:4"]
+    )
+    night(game, {0: [["seat:3"]], 1: [["seat:4"]]})
+    assert game.drawn == ["seat:4"] and game.tokens.marks[3] == "mark_of_the_vampire"
+    agreed = [e for e in game.log if e.kind == "agreed"]
+    assert [(e.to, e.targets) for e in agreed] == [(0, ("seat:4",)), (1, ("seat:4",))]
+
+
+def test_the_oracles_answer_drawn_for_her_card_in_the_centre_is_done_to_it() -> None:
+    """Seed 1 draws "join the werewolves?"; with nobody to answer, the answer is drawn,
+    told to the table, and the Oracle card in the centre is a werewolf's."""
+    game = Game.deal(
+        onuw(), NAMES[:3], ["seer", "werewolf", "villager"], ["oracle", "villager", "villager"],
+        drawn=["yes"], seed=1,
+    )  # fmt: skip
+    night(game, {})
+    assert [(e.kind, e.why) for e in game.log if e.to is None] == [("replied", "yes")]
+    assert game.centre[0].role == "oracle" and game.centre[0].identity == "werewolf"
+    assert Words(game, "fa").dawn(game.log[0]) == "غیبگو گفت آری: کارت غیبگو حالا یک گرگینه است."
+
+
+def test_a_saved_game_keeps_who_sleeps_the_reach_and_the_seed() -> None:
+    cards = ["blob", "the_count", "vampire", "seer", "villager"]
+    game = Game.deal(onuw(), NAMES, cards, ["villager", "villager", "robber"], seed=10)
+    night(game, {1: [["seat:5"], ["seat:4"]], 2: [["seat:5"]]})
+    assert game.tokens.asleep == {3} and game.seats[0].card.reach == (1, 1)
+    saved = game.snapshot()
+    again = Game.from_snapshot(onuw(), saved)
+    assert again.snapshot() == saved
+    assert again.tokens.asleep == {3} and again.seed == 10 and again.seats[0].card.reach == (1, 1)
+
+
+@pytest.mark.parametrize(
+    ("among", "seat", "seats"),
+    [
+        ("odd", 1, [0, 2, 4]),  # seat numbers 1, 3 and 5
+        ("even", 0, [1, 3]),
+        ("higher", 2, [3, 4]),
+        ("lower", 2, [0, 1]),
+        ("left", 4, [0]),  # the next seat clockwise, round the table
+        ("right", 0, [4]),
+        ("neighbours", 0, [1, 4]),
+        ("left_two", 3, [4, 0]),
+        ("right_two", 1, [0, 4]),
+    ],
+)
+def test_a_pick_among_seats_reads_the_public_seat_numbers(
+    among: str, seat: int, seats: list[int]
+) -> None:
+    from narrator.moderator.night import related
+
+    assert sorted(i for i in range(5) if i != seat and related(among, seat, i, 5)) == sorted(seats)
