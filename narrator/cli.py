@@ -259,9 +259,14 @@ def _rate(text: str) -> tuple[float, float]:
         pair = float(rate), float(burst or rate)
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{text}' is not RATE/BURST, as in 20/60") from None
-    if not all(0 < x < 1e6 for x in pair):
-        raise argparse.ArgumentTypeError(f"'{text}': both numbers must be above 0")
+    if not all(0 < x < RATE_LIMIT_MOST for x in pair):  # NaN too: no comparison holds
+        raise argparse.ArgumentTypeError(
+            f"'{text}': both numbers must be above 0 and below {RATE_LIMIT_MOST:,.0f}"
+        )
     return pair
+
+
+RATE_LIMIT_MOST = 1e6  # requests a second or at once: more is no limit at all
 
 
 # -- commands -------------------------------------------------------------------

@@ -23,9 +23,13 @@ NAMED = (N_("left"), N_("right"), N_("yes"), N_("no"), N_("cards"), N_("marks"))
 
 
 class Words:
-    def __init__(self, game: Game, lang: str):
+    """`phones`: the game is played on the players' phones, so a ruleset's words for
+    an answer are its phones' (`Text.phones`: "a werewolf", not "a werewolf (a nod)")."""
+
+    def __init__(self, game: Game, lang: str, *, phones: bool = False):
         self.game = game
         self.lang = lang
+        self.phones = phones
 
     def t(self, message: str, **values: object) -> str:
         return gettext(self.lang, message).format(**values)
@@ -174,7 +178,7 @@ class Words:
         for ability in self.game.abilities_of(e.role):
             if ability.answer is not None:
                 yes, no = ability.answer
-                return (yes if e.why == "yes" else no).get(self.lang)
+                return (yes if e.why == "yes" else no).get(self.lang, phones=self.phones)
         return e.why
 
     def public(self, e: Entry) -> str | None:
@@ -353,7 +357,9 @@ def _artifact(w: Words, e: Entry) -> str:
 def _found(w: Words, e: Entry) -> str:
     token = sides.token(w.game, e.cards[0])
     line = w.t("an artifact lies on your card: the {artifact}.", artifact=w.token(token.id))
-    return f"{line} {token.help.get(w.lang)}" if token.help is not None else line
+    if token.help is None:
+        return line
+    return f"{line} {token.help.get(w.lang, phones=w.phones)}"
 
 
 def _mark(w: Words, e: Entry) -> str:

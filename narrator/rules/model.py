@@ -33,12 +33,17 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Text:
-    """A sentence in several languages: `(("en", "..."), ("it", "..."))`."""
+    """A sentence in several languages: `(("en", "..."), ("it", "..."))`, and maybe
+    its phones' variant: the same sentence for a table whose cards are dealt on the
+    players' phones ("tap a player on your phone" where the table's says "point at a
+    player"), in the same languages; () when it says the same either way."""
 
     values: tuple[tuple[str, str], ...]
+    phones: tuple[tuple[str, str], ...] = ()
 
-    def get(self, lang: str) -> str:
-        for code, text in self.values:
+    def get(self, lang: str, *, phones: bool = False) -> str:
+        """The sentence in `lang`; with `phones`, its phones' variant where it has one."""
+        for code, text in self.phones if phones and self.phones else self.values:
             if code == lang:
                 return text
         raise KeyError(lang)

@@ -63,7 +63,34 @@ def text(ctx: ReadContext, value: Any, what: str, line: int) -> Text:
     return text_of(ctx, ctx.fields(value, what, line), what)
 
 
+# The key of a text's phones' variant (`Text.phones`): what the line says when the
+# cards are dealt on the players' phones.
+PHONES = "phones"
+
+
 def text_of(ctx: ReadContext, f: Fields, what: str, skip: tuple[str, ...] = ()) -> Text:
+    """A text: one sentence per language (`en: ...`), every declared language, and
+    maybe `phones:`, its phones' variant, the same way."""
+    values = _languages(ctx, f, what, (*skip, PHONES))
+    phones: tuple[tuple[str, str], ...] = ()
+    if f.has(PHONES):
+        variant = f"the phones' variant of {what}"
+        pf = ctx.fields(f.raw(PHONES), f"'{PHONES}' of {what}", f.line_of(PHONES))
+        if pf.has(PHONES):
+            raise pf.error(PHONES, f"{variant} has a '{PHONES}' of its own; write it once")
+        phones = _languages(ctx, pf, variant, ())
+        if dict(phones) == dict(values):
+            raise f.error(
+                PHONES,
+                f"{variant} says the same as the line in every language; leave it out "
+                "(a line with no variant is said as it is on the phones too)",
+            )
+    return Text(values, phones)
+
+
+def _languages(
+    ctx: ReadContext, f: Fields, what: str, skip: tuple[str, ...]
+) -> tuple[tuple[str, str], ...]:
     values = []
     for key, val in f.data.items():
         if key in skip:
@@ -84,7 +111,7 @@ def text_of(ctx: ReadContext, f: Fields, what: str, skip: tuple[str, ...] = ()) 
             f"{what} has no '{missing[0]}' text; every line needs one in "
             f"each language the ruleset declares ({', '.join(ctx.languages)})",
         )
-    return Text(tuple(values))
+    return tuple(values)
 
 
 def optional_text(ctx: ReadContext, f: Fields, key: str, what: str) -> Text | None:

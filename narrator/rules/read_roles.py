@@ -106,7 +106,8 @@ def templated(ctx: ReadContext, key: str, name: Text | None) -> Call:
     if template is None or name is None:
         return ()
     values = tuple((lang, t.replace("{name}", name.get(lang))) for lang, t in template.values)
-    return (Line(Text(values)),)
+    phones = tuple((lang, t.replace("{name}", name.get(lang))) for lang, t in template.phones)
+    return (Line(Text(values, phones)),)
 
 
 def role(ctx: ReadContext, value: Any, at: int, default_time: float) -> Role:

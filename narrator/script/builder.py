@@ -147,7 +147,9 @@ class _Context:
         return _PLACEHOLDER.sub(lambda m: values[m.group(1)], text)
 
     def words(self, text: Text) -> str:
-        return self.fill(text.get(self.lang))
+        """A ruleset's text in the plan's language, in its phones' words when the plan
+        plays on the phones (`Text.phones`)."""
+        return self.fill(text.get(self.lang, phones=self.plan.phones))
 
     def spoken(self, call: Call) -> str:
         """The lines of a call whose condition holds, as one utterance."""

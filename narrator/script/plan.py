@@ -36,6 +36,10 @@ class Plan:
     options: tuple[tuple[str, float], ...] = ()  # the ruleset's options: 1/0 for flags
     # Silence after "X, wake up." before the instruction (scaled by pace): eyes open first.
     wake_gap: float = WAKE_GAP
+    # The cards are dealt on the players' phones and the night is played there: a line
+    # with a phones' variant says that one ("tap a player on your phone"), not the
+    # table's ("point at a player").
+    phones: bool = False
 
 
 def check_plan(ruleset: Ruleset, plan: Plan) -> None:

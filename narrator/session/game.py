@@ -44,6 +44,7 @@ class Game:
     turn_seconds: float | None = None  # rounds: None = the ruleset's, 0 = wait for a key
     boxes: tuple[str, ...] = ()  # the boxes the table owns; () = every box
     options: dict[str, float] = field(default_factory=dict)  # the ruleset's options
+    phones: bool = False  # the cards are on the players' phones: their lines (Plan.phones)
     # Random choices of the night (an Alien's instruction) come from this: one per game.
     seed: int = field(default_factory=lambda: random.SystemRandom().randrange(2**31))
 
@@ -203,6 +204,7 @@ class Game:
             turn_seconds=self.turn_seconds if self.ruleset.rounds is not None else None,
             seed=self.seed,
             options=tuple(sorted(self.options.items())),
+            phones=self.phones,
         )
 
     def script(self, phase: Phase) -> Script:

@@ -36,8 +36,9 @@ def announce(table: Table, event: Announcement) -> list[str]:
         return [line("victims", lang, names=_names(table, seats))]
     if event.kind == "found":  # One Night's dawn: what the table sees the night left
         return _found(table, event.night)
-    if event.kind == "out":
-        return [line("out", lang, names=_names(table, seats))]
+    if event.kind == "out":  # by day; with the cards on the phones: left the table
+        key = "left_table" if table.dealt else "out"
+        return [line(key, lang, names=_names(table, seats))]
     if event.kind in ("accused_by", "voted_by"):
         key = "accuses" if event.kind == "accused_by" else "votes_for"
         return [
@@ -51,7 +52,8 @@ def announce(table: Table, event: Announcement) -> list[str]:
     if event.kind == "accusation":
         return [line("accuse", lang)]
     if event.kind == "suspects":
-        return [line("suspects", lang, names=_names(table, seats))]
+        key = "suspects" if len(seats) > 1 else "suspect"
+        return [line(key, lang, names=_names(table, seats))]
     if event.kind == "ballot":
         key = "ballot_open" if table.rule.open_ballot else "ballot"
         return [line(key, lang, names=_names(table, seats))]
@@ -114,7 +116,12 @@ def _role(table: Table, role_id: str | None) -> str:
 def _plan(table: Table) -> Plan:
     """The table's game as the script builder takes it (rounds are played after the
     one night)."""
-    return Plan(players=len(table.seats), roles=tuple(table.roles.items()), lang=table.lang)
+    return Plan(
+        players=len(table.seats),
+        roles=tuple(table.roles.items()),
+        lang=table.lang,
+        phones=table.engine is not None,
+    )
 
 
 def _turn_call(table: Table, turn: int) -> list[str]:
@@ -164,10 +171,10 @@ def _taken_along(table: Table, seats: tuple[SeatIndex, ...]) -> str:
             if e.kind == "death" and e.seat in seats and e.cause not in (Cause.SHOT, Cause.VOTE)
         ]
     if not other:
-        return taken_along(table.ruleset, lang, _names(table, seats))
+        return taken_along(table.ruleset, lang, _names(table, seats), table.dealt)
     apart = {e.seat for e in other}
     shot = [s for s in seats if s not in apart]
-    said = [taken_along(table.ruleset, lang, _names(table, shot))] if shot else []
+    said = [taken_along(table.ruleset, lang, _names(table, shot), table.dealt)] if shot else []
     return " ".join(said + [words.death(e) for e in other])
 
 

@@ -186,6 +186,7 @@ class Flow:
         game.wake_gap = self.wake_gap
         if self.engine is not None and self.engine.seed is not None:
             game.seed = self.engine.seed  # the instructions drawn: the engine's, spoken
+        game.phones = self.engine is not None  # the night on the phones: their words
         return game
 
     def day_timers(self) -> list[float]:

@@ -22,6 +22,7 @@ LINES: dict[str, str] = {
     "victims": N_("Last night {names} left the game."),
     "no_victims": N_("Nobody left the game last night."),
     "out": N_("{names} leaves the game."),
+    "left_table": N_("{names} has left the table, and is out of the game."),
     "vote_open": N_("Vote on your phone now. When the count ends, every vote is shown at once."),
     "dead": N_("The votes are in. {names} dies."),
     "dead_many": N_("The votes are in. {names} die."),
@@ -32,6 +33,7 @@ LINES: dict[str, str] = {
     "no_winners": N_("Nobody wins this time."),
     "accuse": N_("Accuse on your phone: choose the player you suspect."),
     "suspects": N_("The suspects are {names}. Each may now speak in their defence."),
+    "suspect": N_("The suspect is {names}, who may now speak in their defence."),
     "ballot": N_("Secret ballot on your phone, between {names}."),
     "condemned": N_("By the vote, {names} leaves the game."),
     "turn_over": N_(
@@ -51,6 +53,7 @@ LINES: dict[str, str] = {
 PAGE: dict[str, str] = {
     "room": N_("Room code"),
     "name": N_("Your name"),
+    "nameLong": N_("This name is {n} characters long as the table writes it; use at most {max}."),
     "join": N_("Join"),
     "hold": N_("Press and hold to see your card"),
     "seat": N_("Seat"),
@@ -58,17 +61,27 @@ PAGE: dict[str, str] = {
     "cards": N_("Look at your card"),
     "cardsHint": N_("Hold it hidden from your neighbours, then put the phone down."),
     "night": N_("Night"),
-    "nightHint": N_("Eyes closed. Put the phone face down."),
+    "nightHint": N_(
+        "At every call everyone answers the prompt on their phone, called or not: "
+        "nobody can tell who was called."
+    ),
     "day": N_("Day"),
     "dayHint": N_("Talk it over."),
     "vote": N_("Vote"),
     "voteHint": N_("Choose a player. Every vote shows at once when the count ends."),
     "accusation": N_("Accusation"),
     "accusationHint": N_("Choose the player you accuse."),
+    "accusationHintTold": N_(
+        "Choose the player you accuse. When the count ends, the voice reads every accusation aloud."
+    ),
     "defence": N_("Defence"),
     "defenceHint": N_("The suspects speak: "),
     "ballot": N_("Secret ballot"),
     "ballotHint": N_("Choose one suspect. Nobody sees your vote."),
+    "ballotTold": N_("Ballot"),
+    "ballotHintTold": N_(
+        "Choose one suspect. When the count ends, the voice reads every vote aloud."
+    ),
     "verdict": N_("The verdict"),
     "end": N_("The end"),
     "noVote": N_("You have no vote in this round."),
@@ -79,11 +92,15 @@ PAGE: dict[str, str] = {
     "winners": N_("Winners: "),
     "nobodyWins": N_("Nobody wins."),
     "centre": N_("Centre: "),
+    "aside": N_("Set aside, unseen: "),
     "offline": N_("Connection lost; trying again…"),
     "voted": N_("voted"),
     "done": N_("Done"),
     "nothing": N_("Nothing"),
-    "answered": N_("Answer sent. Eyes closed."),
+    # what every phone shows once it has answered, until the call ends: what it
+    # learned, or what it chose (a decoy's answer shows as an answer too)
+    "chose": N_("You chose: "),
+    "choseNothing": N_("You chose nothing."),
     "sealed": N_("The table restarted. The game goes on when one more player opens this page."),
     "picksOf": N_("Your group: "),
     "journal": N_("Press and hold: your journal"),
@@ -105,6 +122,10 @@ PAGE: dict[str, str] = {
     "removedCards": N_("Removed unseen: "),
     "votesFor": N_("Votes: "),
     "counts": N_("Counts: "),
+    # lists as the language writes them: its comma, and an arrow that points the
+    # way the line reads (right to left in Persian)
+    "list": N_("{a}, {b}"),
+    "votedFor": N_("{voter} → {target}"),
 }
 
 
@@ -127,6 +148,13 @@ HOST: dict[str, str] = {
     "again": N_("Play again (same room, phones and seats)"),
     "outLabel": N_("Left the game (by night, or left the table):"),
     "out": N_("Mark as out"),
+    "outLabelTable": N_("Left the table (the voice says so; the cards on the phones):"),
+    "outConfirm": N_("Mark {name} as out of the game? This cannot be undone."),
+    "outConfirmTable": N_(
+        "{name} has left the table? They are out of the game, and the voice says so. "
+        "This cannot be undone."
+    ),
+    "physical": N_(" (physical cards only)"),
     "up": N_("Move up"),
     "down": N_("Move down"),
     "remove": N_("Remove"),
@@ -167,6 +195,7 @@ HOST: dict[str, str] = {
     "phase_accusation": N_("The accusation"),
     "phase_defence": N_("The defence"),
     "phase_ballot": N_("The secret ballot"),
+    "phase_ballotTold": N_("The ballot"),
     "phase_verdict": N_("The verdict"),
     "phase_end": N_("The end"),
     "hint_lobby": N_("When everyone has joined: the sitting order, the deck, then Deal and start."),
@@ -183,10 +212,20 @@ HOST: dict[str, str] = {
         "Every vote shows at once when all have voted or the time is up. Next: the end."
     ),
     "hint_accusation": N_("Every player chooses whom to accuse. Next: the suspects' defence."),
-    "hint_defence": N_("The suspects speak. Next: the secret ballot (Go on when they are done)."),
+    "hint_defence": N_("The suspects speak. Next: the ballot (Go on when they are done)."),
     "hint_ballot": N_("Next: the verdict."),
     "hint_verdict": N_("Next: night {next} (Go on)."),
     "hint_end": N_("Play again keeps the room, the phones and the seats."),
+    # the end: every card, as the phones show it
+    "cardsEnd": N_("The cards"),
+    "dealt": N_("Dealt: "),
+    "centreCards": N_("Centre: "),
+    "asideCards": N_("Set aside, unseen: "),
+    "removedCards": N_("Removed unseen: "),
+    "winners": N_("Winners: "),
+    "nobodyWins": N_("Nobody wins."),
+    "list": N_("{a}, {b}"),
+    "votedFor": N_("{voter} → {target}"),
 }
 
 
@@ -199,15 +238,16 @@ def line(key: str, lang: str, **values: str) -> str:
     return gettext(lang, LINES[key]).format(**values)
 
 
-def taken_along(ruleset: Ruleset, lang: str, names: str) -> str:
+def taken_along(ruleset: Ruleset, lang: str, names: str, phones: bool = False) -> str:
     """The players a death took along (One Night's Hunter), in the ruleset's words for
-    it (a role's `on_death_line`); when the roles whose death acts say it differently,
-    or not at all, the plain line that they leave the game."""
+    it (a role's `on_death_line`, in its phones' words when the cards are on the
+    phones); when the roles whose death acts say it differently, or not at all, the
+    plain line that they leave the game."""
     said = {r.powers.on_death_line for r in ruleset.roles if r.powers and r.powers.on_death}
     own = said.pop() if len(said) == 1 else None
     if own is None:
         return line("out", lang, names=names)
-    return own.get(lang).replace("{names}", names)
+    return own.get(lang, phones=phones).replace("{names}", names)
 
 
 def page_words(lang: str) -> dict[str, str]:
@@ -224,13 +264,14 @@ def join_names(names: Sequence[str], lang: str) -> str:
 
 
 def describe(ruleset: Ruleset, role_id: str, lang: str, chosen: frozenset[str]) -> str:
-    """What the card's role does, for the back of the card on the phone."""
+    """What the card's role does, for the back of the card on the phone: the
+    ruleset's words for a table whose cards are on the phones (`Text.phones`)."""
     role = ruleset.role(role_id)
     parts = []  # the side is shown apart, above this text
     if role.note is not None:
-        parts.append(role.note.get(lang))
+        parts.append(role.note.get(lang, phones=True))
     if role.card is not None:  # the ruleset says what the card does, in its own words
-        parts.append(role.card.get(lang))
+        parts.append(role.card.get(lang, phones=True))
     elif role.wakes_with:
         parts.append(line("wakes_with", lang, role=ruleset.role(role.wakes_with).name.get(lang)))
     elif not role.turns:
@@ -238,9 +279,11 @@ def describe(ruleset: Ruleset, role_id: str, lang: str, chosen: frozenset[str]) 
     else:
         turn = next((t for t in role.turns if t.main), role.turns[0])
         night = turn_night(turn)
-        acts = [x.text.get(lang) for x in turn.act if x.when.holds(chosen, night)]
+        said = [x.text.get(lang, phones=True) for x in turn.act if x.when.holds(chosen, night)]
         # A turn with nothing to do but wake (the Masons) is told by its wake call.
-        acts = acts or [x.text.get(lang) for x in turn.wake if x.when.holds(chosen, night)]
+        acts = said or [
+            x.text.get(lang, phones=True) for x in turn.wake if x.when.holds(chosen, night)
+        ]
         if acts:
             parts.append(line("at_night", lang) + " ".join(acts))
     return " ".join(parts)

@@ -9,6 +9,12 @@ and names that show nothing are refused. Two names that look alike -- in another
 script's letters, with invisible joiners -- are the same name (`same_name`). Pages
 show names with `textContent`, never as HTML, so escaping is not this module's job,
 but nothing here lets markup look special either.
+
+A name must also read as a name wherever the pages and the voice put it (review 2,
+H10): not as a seat number ("3. Eli"), not with the marks the pages write beside a
+name ("Cy (out)", "Dee — Werewolf", "Ann → Bo"), not as a sentence of the voice
+("Everyone open your eyes": at most three words), and with no letter under a stack
+of marks that draws over the lines around it (Zalgo: at most two marks a letter).
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from functools import cache
 from narrator.table.errors import TableError
 
 MAX_NAME = 24
+MAX_WORDS = 3  # "Maria del Carmen"; a fourth word starts to read as a sentence
+MAX_MARKS = 2  # combining marks on one letter: Persian's shadda and a vowel, no more
 
 # Bidirectional embeddings, overrides and isolates: a name holding them can reorder
 # the text around it (and spoof another player's name) on the other phones.
@@ -30,6 +38,13 @@ _BIDI_CONTROLS = frozenset(
 _KEPT_FORMAT = frozenset("\u200c")
 # Letters and symbols that draw as blank space (Hangul fillers, the braille blank).
 _BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+# What the pages and the voice write beside a name: brackets and quotes (Unicode's
+# opening, closing and quoting punctuation: "(out)" in any script's parentheses),
+# dashes but the hyphen, and these marks. Square and curly brackets stay: the pages
+# never write them, and a name that looks like markup is shown as it is typed.
+_MARK_CATEGORIES = frozenset({"Ps", "Pe", "Pi", "Pf", "Pd"})
+_KEPT_MARKS = frozenset("-\u2010[]{}")
+_MARKS = frozenset(':;|·•→←⇒⇐"')
 
 
 class BadName(TableError):
@@ -56,7 +71,31 @@ def clean_name(raw: object) -> str:
             )
     if not any(_visible(char) for char in name):
         raise BadName("the name shows nothing; type the name the table knows you by")
+    _reads_as_a_name(name)
     return name
+
+
+def _reads_as_a_name(name: str) -> None:
+    """`BadName` for a name that would read as something else beside the others."""
+    if unicodedata.category(name[0]) == "Nd":
+        raise BadName("a name starts with a letter (a number first reads as a seat number)")
+    for char in name:
+        category = unicodedata.category(char)
+        if char in _MARKS or (category in _MARK_CATEGORIES and char not in _KEPT_MARKS):
+            raise BadName(
+                f"the name holds '{char}', which the table writes beside names; "
+                "use letters, digits, spaces, hyphens and apostrophes"
+            )
+    if len(name.split()) > MAX_WORDS:
+        raise BadName(f"a name is at most {MAX_WORDS} words; the table reads more as a sentence")
+    stacked = 0
+    for char in name:
+        stacked = stacked + 1 if unicodedata.category(char) in ("Mn", "Me") else 0
+        if stacked > MAX_MARKS:
+            raise BadName(
+                f"the name stacks more than {MAX_MARKS} marks on one letter; "
+                "type it with the letters as they are written"
+            )
 
 
 def _visible(char: str) -> bool:

@@ -49,6 +49,22 @@ from narrator.table.errors import TableError
 from narrator.table.seats import SeatIndex, option
 
 
+def prompt_text(words: Words, role: str | None) -> str:
+    """What a prompt says: the role called, for its holder; the decoy's line for every
+    other phone (`role` None)."""
+    if role is None:
+        return words.t("Tap a player you trust least.")
+    return words.t("{role}: choose.", role=words.role(role))
+
+
+def label(words: Words, option: str) -> str:
+    """An option as the phone shows it: a player's name, a centre card, or a word the
+    power offers ("left"), in the table's language."""
+    if option.startswith(("seat:", "centre:")):
+        return words.who(option)
+    return words.t(option)
+
+
 @dataclass(frozen=True, slots=True)
 class Window:
     """Engine step `step` is open while the voice is on script steps first..last."""
@@ -99,6 +115,8 @@ class NightDesk:
     answered: dict[tuple[str, SeatIndex], int] = field(default_factory=dict)  # (step, seat) -> n
     # each phone's last answer at a call: what a power `apart` from it leaves out
     last: dict[tuple[str, SeatIndex], list[str]] = field(default_factory=dict)
+    real: dict[tuple[str, SeatIndex], str] = field(default_factory=dict)  # a real prompt's role
+    picked: dict[tuple[str, SeatIndex], dict[str, Any]] = field(default_factory=dict)  # its line
     journal: dict[SeatIndex, list[dict[str, Any]]] = field(default_factory=dict)  # the game's
     logged: int = 0  # log entries already put in the journals
 
@@ -211,24 +229,28 @@ class NightDesk:
         shape = self._shape(step, seat, k)
         if shape is None:
             return None
-        words = Words(self.engine, self.lang)
-        role = words.role(real.role if real is not None and real.role else step.role)
-        text = (
-            words.t("{role}: choose.", role=role)
-            if real is not None
-            else words.t("Tap a player you trust least.")
-        )
+        words = Words(self.engine, self.lang, phones=True)
+        pid = self._prompt_id(step, k)
+        text = prompt_text(words, self._holds(step, pid, seat, real))
         return {
-            "id": self._prompt_id(step, k),
+            "id": pid,
             "text": text,
             "min": shape.min,
             "max": shape.max,
-            "options": [{"id": o, "label": words.who(o)} for o in shape.options],
+            "options": [{"id": o, "label": label(words, o)} for o in shape.options],
             # the ways to answer: so many players, or so many centre cards, or a word
             "ways": [
                 {"seat": p.players, "centre": p.centre, "named": list(p.named)} for p in shape.picks
             ],
         }
+
+    def _holds(self, step: Step, pid: str, seat: SeatIndex, real: Prompt | None) -> str | None:
+        """The role whose real prompt `pid` is on this phone, None for a decoy: what it
+        was when first asked, so the holder's prompt does not turn into the decoy's
+        once answered (review 2)."""
+        if real is not None:
+            self.real.setdefault((pid, seat), real.role or step.role)
+        return self.real.get((pid, seat))
 
     def _shape(self, step: Step, seat: SeatIndex, k: int = 0) -> Prompt | None:
         """The prompt number `k` of the step as the role's power shapes it, whoever
@@ -274,6 +296,7 @@ class NightDesk:
             raise TableError("those options are not one of the ways to answer")
         learned: list[str] = []
         real = self.engine.prompt(step, seat)
+        self._holds(step, str(prompt_id), seat, real)
         group = self.engine.group_prompt(step, seat) if real is None else None
         group_pick = False
         if (real is not None or group is not None) and done < self.rounds(step):
@@ -281,15 +304,22 @@ class NightDesk:
                 entries = self.engine.act(step, seat, list(choose))
             except MoveError as exc:
                 raise TableError(str(exc)) from None
-            words = Words(self.engine, self.lang)
+            words = Words(self.engine, self.lang, phones=True)
             learned = [words.journal(e) for e in entries if e.to == seat and e.kind != "chose"]
             learned = [line for line in learned if line]
             group_pick = self.engine.group_prompt(step, seat) is not None
         if not group_pick:  # a group's pick may change until the call ends
             self.answered[key] = done + 1
         self.last[key] = list(choose)
+        mine = self.journal.setdefault(seat, [])
+        if group_pick and key in self.picked:  # a changed pick: its line, not one more
+            old = self.picked.pop(key)
+            mine[:] = [item for item in mine if item is not old]
         for line in learned:
-            self.journal.setdefault(seat, []).append({"night": self.engine.night, "text": line})
+            item = {"night": self.engine.night, "text": line}
+            mine.append(item)
+            if group_pick:
+                self.picked[key] = item
         return {"ok": True, "learned": learned}
 
     def picks(self, seat: SeatIndex) -> dict[str, str]:
@@ -305,7 +335,7 @@ class NightDesk:
     def _to_journal(self) -> None:
         """What a window's close told its seats (the pack agreed, a chance pick)."""
         start = self.logged
-        words = Words(self.engine, self.lang)
+        words = Words(self.engine, self.lang, phones=True)
         for entry in self.engine.log[start:]:
             if entry.to is None or entry.kind in ("chose", "pick"):
                 continue

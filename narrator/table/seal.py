@@ -107,6 +107,7 @@ class Vault:
     opened: dict[int, int] = field(default_factory=dict)  # seat -> share, while closed
     kept: dict[str, Any] = field(default_factory=dict)  # the file's shares, by seat
     since: float = 0.0  # when the closed part was read (the table's clock)
+    broken: str = ""  # why the closed part cannot open: the game stays shut (review 2)
 
     def seal(
         self, secret: Mapping[str, Any], context: str, seats: Mapping[int, str]
@@ -151,13 +152,21 @@ class Vault:
         if locked is None:
             return None
         y = unlock(AESGCM(phone), locked, f"{context}:{seat}")
-        self.opened[seat] = int.from_bytes(y, "big")
-        if len(self.opened) < NEEDED:
+        opened = {**self.opened, seat: int.from_bytes(y, "big")}
+        if len(opened) < NEEDED:
+            self.opened = opened
             return None
-        key = GameKey.from_shares(self.opened)
-        secret = json.loads(unlock(key.aes(), self.closed["game"], context).decode("utf-8"))
+        # Both shares open, but the game may not: then it stays shut, and says so --
+        # never open with no secrets (review 2: the host's Go on was then a 500)
+        key = GameKey.from_shares(opened)
+        try:
+            secret = json.loads(unlock(key.aes(), self.closed["game"], context).decode("utf-8"))
+        except SealError as exc:
+            self.broken = str(exc)
+            raise
         if not isinstance(secret, dict):
-            raise SealError("the sealed part is not one this table wrote")
+            self.broken = "the sealed part is not one this table wrote"
+            raise SealError(self.broken)
         self.key, self.closed, self.opened = key, None, {}
         return secret
 
@@ -169,6 +178,12 @@ class Vault:
     def must_be_open(self) -> None:
         """Every move of a game is refused while it is sealed, with one line saying
         how it opens."""
+        if self.broken and self.closed is not None:
+            raise TableError(
+                f"the saved game cannot be opened ({self.broken}); start a new game "
+                "without --resume",
+                "refused",
+            )
         waiting = self.waiting
         if waiting:
             raise TableError(

@@ -118,6 +118,7 @@ def check(table: Table) -> None:
     seats = set(indices)
 
     need_saved(table.phase in PHASES, f"phase {table.phase!r}")
+    need_saved(table.lang in table.ruleset.languages, f"language {table.lang!r}")
     need_saved(isinstance(table.night, int) and table.night >= 0, "night")
     need_saved(indices == list(range(len(indices))), "seat numbers")
     for player in table.seats:

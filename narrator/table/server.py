@@ -74,6 +74,7 @@ HEADERS = {
 SOCKETS_PER_TOKEN = 4
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+Command = Callable[[Player, dict[str, Any]], dict[str, Any]]  # a phone's act, turn or vote
 
 
 @dataclass
@@ -96,16 +97,40 @@ class RateLimit:
         return True
 
 
-PRIVATE_SIZE = 4096  # bytes a phone's own part is padded to (or a multiple of it)
+STEP = 4096  # bytes: what a phone receives is padded to a multiple of this
+# The reason phrase of every answer to a phone's act, turn or vote, whatever its
+# status: "200 OK" and "409 Conflict" are status lines of different lengths.
+ANSWERED = "Answered"
 
 
-def padded(own: dict[str, Any]) -> str:
-    """`own` as JSON with a `pad` of spaces making it a multiple of PRIVATE_SIZE bytes
-    long: every role's card and prompt come out the same size."""
+def _length(value: dict[str, Any]) -> int:
+    return len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
+
+
+def _step(size: int) -> int:
+    return -(-size // STEP) * STEP
+
+
+def padded(own: dict[str, Any], size: int = 0) -> str:
+    """`own` as JSON with a `pad` of spaces making it `size` bytes long (or, when it
+    does not fit, the next multiple of STEP): every phone's part, whatever its card."""
     text = json.dumps({**own, "pad": ""}, ensure_ascii=False)
-    size = len(text.encode("utf-8"))
-    target = -(-size // PRIVATE_SIZE) * PRIVATE_SIZE
-    return text[:-2] + " " * (target - size) + '"}'
+    used = len(text.encode("utf-8"))
+    return text[:-2] + " " * (max(size, _step(used)) - used) + '"}'
+
+
+def own_parts(owns: dict[int, dict[str, Any]], night_room: int) -> dict[int, str]:
+    """Every phone's own part, each padded to one size: the table's largest, with
+    tonight's prompt and picks counted at the most they can take (`night_room`), up
+    to the next multiple of STEP. So at any moment every phone's part is as long as
+    every other's, and the size moves only when the whole table's does (a deal, a
+    dawn, a vote counted), never when one card acts (review 2, L1)."""
+    need = 0
+    for own in owns.values():
+        bare = {**own, "prompt": None, "picks": {}, "pad": ""}
+        need = max(need, _length({**own, "pad": ""}), _length(bare) + night_room)
+    size = _step(need)
+    return {seat: padded(own, size) for seat, own in owns.items()}
 
 
 def _no_constant(name: str) -> Any:
@@ -274,6 +299,7 @@ class TableServer:
 
     def _push(self) -> None:
         shared = self._shared()
+        owns: dict[int, str] | None = None  # built once per push, for every phone alike
         for ws, owner in list(self.sockets.items()):
             if ws.closed:
                 continue
@@ -281,8 +307,16 @@ class TableServer:
             if owner is not None and seat is None:  # removed, or moved to a new phone
                 self.sockets.pop(ws, None)
                 self._start(self._close(ws))
-            else:
-                self._start(self._send(ws, self._view_text(shared, seat)))
+                continue
+            if seat is not None and owns is None:
+                owns = self._owns()
+            self._start(self._send(ws, self._view_text(shared, seat, owns)))
+
+    def _owns(self) -> dict[int, str]:
+        """Every phone's own part now, padded alike (`own_parts`)."""
+        service = self.service
+        owns: dict[int, dict[str, Any]] = {p.seat: service.private(p) for p in service.table.seats}
+        return own_parts(owns, service.night_room())
 
     def _start(self, job: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(job)
@@ -299,13 +333,12 @@ class TableServer:
         said = json.dumps(self.service.said(), ensure_ascii=False)
         return f'{{"type": "state", "state": {state}, "said": {said}'
 
-    def _view_text(self, shared: str, seat: int | None) -> str:
+    def _view_text(self, shared: str, seat: int | None, owns: dict[int, str] | None) -> str:
         """One WebSocket's message: the shared part, then the phone's own (or the host's)."""
         if seat is None:
             own = self.service.host_view()
             return f'{shared}, "host": {json.dumps(own, ensure_ascii=False)}}}'
-        player = self.service.table.seats[seat]
-        return f'{shared}, "me": {padded(self.service.private(player))}}}'
+        return f'{shared}, "me": {(owns or self._owns())[seat]}}}'
 
     async def _send(self, ws: web.WebSocketResponse, text: str) -> None:
         try:
@@ -321,8 +354,9 @@ class TableServer:
         return web.json_response({"player": number(player.seat), "token": token})
 
     async def me(self, request: web.Request) -> web.Response:
-        """A phone's own view, padded to a size every role shares."""
-        return web.json_response(text=padded(self.service.private(self._player(request))))
+        """A phone's own view, padded to the size every phone's has now."""
+        seat = self._player(request).seat
+        return web.json_response(text=self._owns()[seat])
 
     async def state(self, request: web.Request) -> web.Response:
         return web.json_response(self.service.public())
@@ -333,27 +367,37 @@ class TableServer:
         lang = request.query.get("lang", self.service.table.lang)
         return web.json_response(self.service.words(lang, request.query.get("page")))
 
+    async def _answer(self, request: web.Request, command: Command) -> web.Response:
+        """A phone's act, turn or vote, answered in one size and one status line's
+        length whether taken or refused (review 2, L2): a refusal only some cards get
+        (a move the rules refuse that card) is as long as an acceptance. (What follows
+        is the service's: a turn or a vote is one push to every phone, either way.)"""
+        try:
+            player = self._player(request)
+            answer, status = command(player, await self._body(request)), 200
+        except TableError as exc:
+            answer, status = {"error": str(exc)}, STATUS[exc.kind]
+        return web.json_response(text=padded(answer, STEP), status=status, reason=ANSWERED)
+
     async def vote(self, request: web.Request) -> web.Response:
-        player = self._player(request)
-        body = await self._body(request)
-        self.service.vote(player, body.get("target"))
-        return self._ok()
+        def vote(player: Player, body: dict[str, Any]) -> dict[str, Any]:
+            return {"ok": True, "phase": self.service.vote(player, body.get("target"))}
+
+        return await self._answer(request, vote)
 
     async def act(self, request: web.Request) -> web.Response:
         """A night's answer: the same shape for a real prompt and a decoy, padded, and
         no push."""
-        player = self._player(request)
-        body = await self._body(request)
-        answer = self.service.act(player, body.get("prompt"), body.get("choose"))
-        return web.json_response(text=padded(answer))
+        return await self._answer(
+            request, lambda p, body: self.service.act(p, body.get("prompt"), body.get("choose"))
+        )
 
     async def turn(self, request: web.Request) -> web.Response:
         """Secret Moon: the player whose turn card was called takes an action; the table
         hears it (the push), the actor alone gets what they learned."""
-        player = self._player(request)
-        body = await self._body(request)
-        answer = self.service.turn(player, body.get("action"), body.get("choose"))
-        return web.json_response(text=padded(answer))
+        return await self._answer(
+            request, lambda p, body: self.service.turn(p, body.get("action"), body.get("choose"))
+        )
 
     async def host_start(self, request: web.Request) -> web.Response:
         self._host(request)
@@ -412,7 +456,8 @@ class TableServer:
 
     async def host_deck(self, request: web.Request) -> web.Response:
         self._host(request)
-        return web.json_response(self.service.deck((await self._body(request)).get("roles")))
+        body = await self._body(request)
+        return web.json_response(self.service.deck(body.get("roles"), body.get("deal", True)))
 
     async def claim(self, request: web.Request) -> web.Response:
         """A phone without its token asks to take a seat over; the host confirms."""
@@ -472,7 +517,7 @@ class TableServer:
             await old.close()
         self.sockets[ws] = owner
         try:
-            await self._send(ws, self._view_text(self._shared(), seat))
+            await self._send(ws, self._view_text(self._shared(), seat, None))
             async for msg in ws:  # the phones only listen; anything they send is ignored
                 if msg.type == WSMsgType.ERROR:
                     break

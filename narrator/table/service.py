@@ -159,8 +159,11 @@ class TableService:
         return joined
 
     def vote(self, player: Player, target: object) -> str:
-        self.table.vote(player, index_of(target))
-        self.changed()
+        """A vote; taken or refused, one push follows (as for a turn)."""
+        try:
+            self.table.vote(player, index_of(target))
+        finally:
+            self.changed()
         return self.table.phase
 
     def act(self, player: Player, prompt: object, choose: object) -> dict[str, Any]:
@@ -169,9 +172,13 @@ class TableService:
         return self.table.act(player, prompt, choose)
 
     def turn(self, player: Player, action: object, choose: object) -> dict[str, Any]:
-        answer = self.table.turn(player, action, choose)
-        self.changed()
-        return answer
+        """A turn's action. Taken or refused, one push to every phone follows: a turn
+        the rules refuse (a card that may not capture) is not told by the pushes that
+        follow it any more than by its answer (review 2, L2)."""
+        try:
+            return self.table.turn(player, action, choose)
+        finally:
+            self.changed()
 
     def claim(self, room: object, seat: object, source: str) -> tuple[str, str]:
         """A phone without its token asks to take a seat over; the host confirms."""
@@ -217,7 +224,18 @@ class TableService:
         self.changed()
 
     def eliminate(self, seat: object) -> None:
-        self.table.eliminate(index_of(seat))
+        """The host marks a player out. With the cards on the phones the engine knows
+        who dies in the night: the host marks out by day only a player who leaves the
+        table, and the voice says so (review 2, N11: a misread label killed a player
+        in the night)."""
+        table = self.table
+        if table.dealt and table.trial and table.phase != "day":
+            raise TableError(
+                "the cards are on the phones: the night's deaths are the game's own; "
+                "mark out a player who left the table by day",
+                "refused",
+            )
+        table.eliminate(index_of(seat))
         self.changed()
 
     def remove(self, seat: object, name: object) -> None:
@@ -241,9 +259,10 @@ class TableService:
         self.announced.clear()  # the last game's winners are not this game's news
         self.changed()
 
-    def deck(self, roles: object) -> dict[str, Any]:
-        """The running count of a deck the host is choosing (`{}`: the recommended)."""
-        return views.deck_count(self.table, _roles(roles))
+    def deck(self, roles: object, deal: object = True) -> dict[str, Any]:
+        """The running count of a deck the host is choosing (`{}`: the recommended),
+        dealt by the phones or (`deal` false) with physical cards."""
+        return views.deck_count(self.table, _roles(roles), _deal(deal))
 
     # -- what each one sees -------------------------------------------------------------
 
@@ -252,6 +271,10 @@ class TableService:
 
     def private(self, player: Player) -> dict[str, Any]:
         return views.private(self.table, player)
+
+    def night_room(self) -> int:
+        """The bytes tonight's prompt and picks may take on a phone (`views.night_room`)."""
+        return views.night_room(self.table)
 
     def host_view(self) -> dict[str, Any]:
         """The host's view, and the voice's last errors (the host decides to go on)."""

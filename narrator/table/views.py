@@ -10,14 +10,17 @@ they were: the web server adds the padding and the voice's errors.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from narrator.moderator import Words, unsupported_roles
 from narrator.rules import check_selection, dealing
 from narrator.table.errors import TableError
 from narrator.table.flow import VOTING
 from narrator.table.lines import describe
+from narrator.table.night import label, prompt_text
 from narrator.table.results import result_json, reveal_json
-from narrator.table.seats import Player, number
+from narrator.table.seats import Player, number, option
 from narrator.table.state import Table, chosen_roles, recommended_deck
 
 
@@ -57,11 +60,32 @@ def public(table: Table) -> dict[str, Any]:
         # the roles in the game, not who holds them: public in every seed
         # (audit 3, finding 2); One Night's centre is among them
         "deck": dict(table.roles),
-        # the host may take a player out by hand in a game of many nights
-        "eliminate": table.trial,
+        # the host may take a player out by hand in a game of many nights: with
+        # physical cards who left in the night ("night"); with the cards on the
+        # phones the engine knows the night's deaths, and the host marks out by day
+        # only a player who leaves the table ("table"); None: never
+        "eliminate": ("table" if table.dealt else "night") if table.trial else None,
+        # the votes whose every vote is told aloud when they close (the pages say so)
+        "told": told(table),
         # after a restart: how many more phones must come back to open the game
         "sealed": table.vault.waiting,
     }
+
+
+def told(table: Table) -> list[str]:
+    """The voting phases whose every vote is shown or read aloud, voter by voter, when
+    they close: One Night's vote; the accusation and the ballot where the ruleset's
+    are open (Lupus)."""
+    if table.countdown:
+        return ["vote"]
+    if not table.trial:
+        return []
+    rule = table.rule
+    return [
+        p
+        for p, open_ in (("accusation", rule.open_accusation), ("ballot", rule.open_ballot))
+        if open_
+    ]
 
 
 def private(table: Table, player: Player) -> dict[str, Any]:
@@ -94,9 +118,55 @@ def private(table: Table, player: Player) -> dict[str, Any]:
         # picks to its members only, and what this player learned, kept all game
         "prompt": desk.prompt(player.seat) if desk else None,
         "picks": desk.picks(player.seat) if desk else {},
-        "journal": list(table.journal.get(player.seat, [])),
+        "journal": journal(table, player),
         "turns": turn_options(table) if player.alive else [],
     }
+
+
+def journal(table: Table, player: Player) -> list[dict[str, Any]]:
+    """What this player did and learned, all game. The night in progress is held back
+    until dawn (the phone shows an answer's result at once, from `/api/act`): a
+    journal that grew when a card acted would make its phone's view grow then."""
+    lines = table.journal.get(player.seat, [])
+    if table.phase == "night":
+        return [j for j in lines if j["night"] < table.night]
+    return list(lines)
+
+
+def night_room(table: Table) -> int:
+    """The most bytes a phone's night prompt and a group's picks can take tonight, on
+    any phone: every seat, centre card and named word offered under the longest
+    label, the longest text a prompt says, every seat shown a pick. The padding
+    counts this room from nightfall to dawn, so it does not move when a card's real
+    prompt or a pack's picks appear (0 when no night is played on the phones)."""
+    desk = table.desk
+    if desk is None or table.phase != "night":
+        return 0
+    words = Words(desk.engine, table.lang, phones=True)
+    abilities = [a for r in table.ruleset.roles if r.powers for a in r.powers.abilities]
+    named = sorted({w for a in abilities for p in a.picks for w in p.named})
+    centre = [f"centre:{k + 1}" for k in range(len(desk.engine.centre))]
+    options = [option(p.seat) for p in table.seats] + centre + named
+    longest = max(_size(label(words, o)) + _size(o) for o in options)
+    texts = [prompt_text(words, None)] + [prompt_text(words, r.id) for r in table.ruleset.roles]
+    ways = max(
+        (_size([{"seat": 99, "centre": 99, "named": list(p.named)} for p in a.picks])
+         for a in abilities),
+        default=2,
+    )  # fmt: skip
+    prompt = (
+        _size({"id": "n999.999/99", "text": "", "min": 99, "max": 99, "options": [], "ways": []})
+        + max(_size(t) for t in texts)
+        + len(options) * (_size({"id": "", "label": ""}) + 2 + longest)
+        + ways
+    )
+    picks = len(table.seats) * (_size({"": ""}) + 2 + 2 * max(_size(o) for o in options))
+    return prompt + picks
+
+
+def _size(value: object) -> int:
+    """Bytes of `value` as JSON, as the server writes it."""
+    return len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
 
 
 def turn_options(table: Table) -> list[dict[str, Any]]:
@@ -133,7 +203,17 @@ def host(table: Table) -> dict[str, Any]:
         deck = ()
     return {
         "roles": [
-            {"id": r.id, "name": r.name.get(table.lang), "max": r.max_count} for r in ruleset.roles
+            {
+                "id": r.id,
+                "name": r.name.get(table.lang),
+                "max": r.max_count,
+                # a card the phones can deal: one the engine runs (read from the engine,
+                # so it follows the engine as it learns roles); the others are for a
+                # table with physical cards. A ruleset with no outcome is dealt with
+                # no engine (Table.start): every card then
+                "dealable": ruleset.outcome is None or not unsupported_roles(ruleset, [r.id]),
+            }
+            for r in ruleset.roles
         ],
         "recommended": dict(deck),
         "min_players": ruleset.setup.min_players,
@@ -149,10 +229,12 @@ def host(table: Table) -> dict[str, Any]:
     }
 
 
-def deck_count(table: Table, roles: dict[object, object]) -> dict[str, Any]:
+def deck_count(table: Table, roles: dict[object, object], deal: bool = True) -> dict[str, Any]:
     """How a deck the host is choosing would be dealt at this table now: the cards,
     the dealt, those set aside (One Night's centre) and those removed unseen, or
-    why it cannot be dealt -- the host page's running count, from the ruleset."""
+    why it cannot be dealt -- the host page's running count, from the ruleset; dealt
+    by the phones (`deal`), a role the engine cannot run is one of the reasons, as
+    the deal itself would say."""
     players = len(table.seats)
     chosen = chosen_roles(table.ruleset, {r: n for r, n in roles.items() if n != 0})
     if not chosen:
@@ -162,10 +244,14 @@ def deck_count(table: Table, roles: dict[object, object]) -> dict[str, Any]:
             return {"cards": 0, "dealt": 0, "aside": 0, "removed": 0, "errors": [str(exc)]}
     report = check_selection(table.ruleset, max(players, 1), chosen)
     plan = dealing(table.ruleset, players, chosen)
+    errors = list(report.errors) if players else []
+    if deal and table.ruleset.outcome is not None:
+        cannot = unsupported_roles(table.ruleset, [r for r, _ in chosen])
+        errors += [cannot] if cannot else []
     return {
         "cards": plan.cards,
         "dealt": plan.dealt,
         "aside": max(0, plan.aside),
         "removed": plan.discard,
-        "errors": list(report.errors) if players else [],
+        "errors": errors,
     }

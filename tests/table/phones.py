@@ -76,6 +76,12 @@ def wait_phase(live: Live, pages: list[Any], title: str) -> None:
         page.wait_for_selector(f"#title:text-is('{title}')")
 
 
+def plain(text: str) -> str:
+    """Text as read, without the isolates the pages put around each name in a list
+    (FSI ... PDI: a name in another script keeps its place in the line)."""
+    return text.replace("\u2068", "").replace("\u2069", "")
+
+
 def screen_text(page: Any) -> str:
     """What the phone shows, without its own seat and name in the corner."""
     return str(
@@ -97,12 +103,12 @@ def hold_card(page: Any) -> str:
 
 @contextmanager
 def held_game(
-    game: str, pace: float = 0.2, options: Options | None = None
+    game: str, pace: float = 0.2, options: Options | None = None, lang: str = "en"
 ) -> Iterator[tuple[Live, HeldClock]]:
-    """A live table of `game` in English whose voice (silent, 20 times as fast) is held
+    """A live table of `game` in `lang` whose voice (silent, 60 times as fast) is held
     still at every call until the test lets it go (`play_night`), and that clock."""
     clock = HeldClock(60)
-    table = Table(ruleset(game), "en", options=options or Options(), rng=random.Random(0))
+    table = Table(ruleset(game), lang, options=options or Options(), rng=random.Random(0))
     with live_table(table=table, voice=silent_voice(clock=clock)) as live:
         hold_at_every_call(live, clock)
         live.table.pace = pace
@@ -130,12 +136,14 @@ def play_night(
     clock: HeldClock,
     picks: dict[str, dict[int, list[str] | list[list[str]]]],
     before: Callable[[Step], None] | None = None,
+    after: Callable[[Step], None] | None = None,
 ) -> list[str]:
     """The voice walks the night; at each call every phone answers each of the call's
     prompts: the holders of the role called with `picks[role][page index]` (a list of
     options, or one list per prompt when the call asks twice: the Doppelganger),
     everyone else the decoy's first option. `before(step)` runs while the call is
-    held open, before any phone answers. Returns the calls' ids, in order."""
+    held open, before any phone answers; `after(step)` once every phone has answered,
+    the call still open. Returns the calls' ids, in order."""
     called: list[str] = []
     deadline = time.monotonic() + 120
     while live.table.phase == "night" and time.monotonic() < deadline:
@@ -181,6 +189,8 @@ def play_night(
                     time.sleep(0.02)
                 if desk.answered.get((step.id, i), 0) <= k:
                     break  # a group's pick counts once, whatever the rounds
+        if after is not None:
+            after(step)
         clock.release()
     assert live.table.phase != "night", "the night never ended"
     return called

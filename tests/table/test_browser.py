@@ -214,14 +214,18 @@ def test_a_lupus_day_on_eight_phones(browser: Any, shots: Path) -> None:
         clock.hold()
         live.host("next")
         wait_phase(live, pages, "Night")
-        assert live.host("eliminate", {"seat": 8})[0] == 200  # the wolves' victim
+        # the cards are on the phones: the night's deaths are the engine's, not the
+        # host's (review 2, N11); nobody answers, and the host ends the night early
+        assert live.host("eliminate", {"seat": 8})[0] == 409
         live.host("next")
         clock.release()
         wait_phase(live, pages, "Day")
+        # by day the host marks out Hal, who left the table; the voice says so
+        assert live.host("eliminate", {"seat": 8})[0] == 200
         ghost = pages[7]
         ghost.wait_for_selector("body.ghost")
         assert "out of the game" in ghost.inner_text("#hint")
-        assert voice.said[-1] == "Last night Hal left the game."
+        assert voice.said[-1] == "Hal has left the table, and is out of the game."
         # a phone that reloads is back in its seat, nothing lost
         pages[2].reload()
         pages[2].wait_for_selector("#who:has-text('Cy')")
@@ -238,7 +242,7 @@ def test_a_lupus_day_on_eight_phones(browser: Any, shots: Path) -> None:
         assert "Bo" in pages[0].inner_text("#hint") and "Cy" in pages[0].inner_text("#hint")
         assert voice.said[-1].startswith("The suspects are Bo and Cy")
         live.host("next")
-        wait_phase(live, pages, "Secret ballot")
+        wait_phase(live, pages, "Ballot")  # Lupus's ballot is read aloud: no secret
         for page in (pages[1], pages[2], ghost):  # the suspects and the Ghost do not vote
             assert "no vote" in page.inner_text("#choices")
         for page, target in zip([pages[i] for i in (0, 3, 4, 5, 6)], [2, 2, 3, 2, 3], strict=True):

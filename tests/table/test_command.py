@@ -125,6 +125,8 @@ def test_a_game_in_play_is_never_overwritten_and_resumes(tmp_path: Path) -> None
         (["lupus", "--lang", "fa"], "not 'fa'; choose one with --lang"),
         (["nope"], "no ruleset 'nope'"),
         (["onuw", "--rate-limit", "x"], "RATE/BURST"),
+        # review 2, H22: an endless number is no limit, and is not said to be under 0
+        (["onuw", "--rate-limit", "1e999/1e999"], "above 0 and below 1,000,000"),
         (["onuw", "--resume"], "no saved game"),
         (["onuw", "--pace", "20"], "--pace"),
     ],

@@ -68,7 +68,7 @@ def test_a_lupus_game_over_two_nights_to_the_humans_win(browser: Any, shots: Pat
         wait_phase(live, pages, "Defence")
         assert "Gus accuses Ann." in voice.said[-2]
         live.host("next")
-        vote(live, pages, {1: 3, 3: 1, 4: 1, 5: 1, 6: 1}, "Secret ballot")
+        vote(live, pages, {1: 3, 3: 1, 4: 1, 5: 1, 6: 1}, "Ballot")
         wait_phase(live, pages, "The verdict")
         assert voice.said[-1] == "The village executes Ann: Ann is now a Ghost."
         live.host("next")
@@ -83,7 +83,7 @@ def test_a_lupus_game_over_two_nights_to_the_humans_win(browser: Any, shots: Pat
         vote(live, pages, {0: 2, 1: 4, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2}, "Accusation")
         wait_phase(live, [pages[3]], "Defence")
         live.host("next")
-        vote(live, pages, {4: 2, 5: 2, 6: 2}, "Secret ballot")
+        vote(live, pages, {4: 2, 5: 2, 6: 2}, "Ballot")
         wait_phase(live, pages, "The end")
         assert live.state()["reveal"]["winners"] == {"teams": ["humans"], "seats": [3, 4, 5, 6, 7]}
         pages[4].screenshot(path=str(shots / "lupus-end.png"))
@@ -146,7 +146,7 @@ def test_a_wherewolf_game_the_aura_the_strongest_wolf_the_healer_and_the_stake(
         wait_phase(live, pages, "Night")
         play_night(live, pages, clock, {"seer": {1: ["seat:1"]}})
         wait_phase(live, pages, "Day")
-        assert live.table.journal[1][-1]["text"].endswith("a dark aura (a nod).")
+        assert live.table.journal[1][-1]["text"].endswith("a dark aura.")
         live.host("next")  # the assembly is over: the accusation
         vote(live, pages, {0: 4, 1: 5, 2: 4, 3: 5, 4: 4}, "Accusation")  # Dee 3, Eve 2
         wait_phase(live, pages, "Defence")
@@ -274,7 +274,7 @@ def test_secret_moon_s_three_rounds_on_the_phones_and_the_princess_wins(
         for round_ in (1, 2, 3):
             assert live.state()["round"] == round_
             assert f"Round {round_} of three" in voice.said[-1]
-            assert voice.said[-1].endswith("Card 1, your turn.")
+            assert voice.said[-1].endswith("Card 1, your turn; choose your action on your phone.")
             page = pages[round_]  # Bo, then Cy, then Dee: a look at a card set aside
             page.click("button[data-action='inspect']")
             page.click(f"button[data-option='centre:{1 + round_ % 2}']")
@@ -283,7 +283,9 @@ def test_secret_moon_s_three_rounds_on_the_phones_and_the_princess_wins(
             pages[4].click("button[data-action='pass']")
             pages[4].click("#play-turn")
             pages[0].wait_for_selector("#said:has-text('Eve passes.')")
-            assert voice.said[-1] == "Eve passes. Card 3, your turn."
+            assert (
+                voice.said[-1] == "Eve passes. Card 3, your turn; choose your action on your phone."
+            )
             live.host("next")
         wait_phase(live, pages, "The end")
         assert any("The last round is over." in line for line in voice.said[-3:])

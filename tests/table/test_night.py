@@ -243,7 +243,7 @@ def test_a_wherewolf_game_on_the_phones_from_the_deal_to_the_winners() -> None:
         t.advance()  # dawn
 
     night({1: ["seat:1"]})  # the Seer (seat index 1) asks about Ann ("seat:1" as shown)
-    assert t.journal[1][-1]["text"] == "Night 1: you asked about Ann: a dark aura (a nod)."
+    assert t.journal[1][-1]["text"] == "Night 1: you asked about Ann: a dark aura."
     while t.phase != "verdict":  # day 1: nobody accuses, nobody is a suspect
         t.advance()
     night({0: ["seat:2"], 2: ["seat:2"]})  # the Pack Leader picks Bo; the Healer heals Bo

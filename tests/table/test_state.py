@@ -555,7 +555,9 @@ def test_a_phone_card_says_the_rules_no_call_speaks() -> None:
     assert "the player you voted for dies too" in describe(onuw, "hunter", "en", chosen)
     assert "You win only if you die" in describe(onuw, "tanner", "en", chosen)
     minion = describe(onuw, "minion", "en", chosen)
-    assert "thumbs" in minion and "keep your eyes shut" not in minion
+    # the phone's card in the phones' words: its journal names the pack, no thumbs
+    assert "names the werewolves" in minion and "keep your eyes shut" not in minion
+    assert "thumbs" not in minion
     werewolf = describe(wolves, "werewolf", "it", frozenset({"werewolf"}))
     assert "Dalla seconda notte" in werewolf and "Stanotte non si caccia" not in werewolf
 
@@ -584,7 +586,8 @@ def test_secret_moon_turns_are_played_on_the_phones_and_the_engine_ends_the_game
     t = secret_moon_day()
     assert views.public(t)["round"] == 1 and views.public(t)["centre"] == 2
     said = announce(t, t.events[-1])[0]
-    assert "Round 1 of three" in said and said.endswith("Card 1, your turn.")
+    assert "Round 1 of three" in said
+    assert said.endswith("Card 1, your turn; choose your action on your phone.")
     # every phone gets the same actions, a Guard's too (what it may not take is said
     # only when tried)
     assert [a["id"] for a in views.private(t, t.seat(4))["turns"]] == [
@@ -597,7 +600,10 @@ def test_secret_moon_turns_are_played_on_the_phones_and_the_engine_ends_the_game
     assert learned["learned"][0]["text"] == "Round 1: you looked at centre card 1: the Guard."
     assert t.journal[4][-1] == learned["learned"][0]
     said = announce(t, t.events[-1])[0]
-    assert said == f"{t.seat(4).name} secretly inspects centre card 1. Card 2, your turn."
+    assert said == (
+        f"{t.seat(4).name} secretly inspects centre card 1. "
+        "Card 2, your turn; choose your action on your phone."
+    )
     assert "Guard" not in said
     t.turn(t.seat(0), "interrogate", ["seat:4"])
     assert f"{t.seat(3).name} answers: I am the Minister." in announce(t, t.events[-1])[0]
@@ -608,7 +614,13 @@ def test_secret_moon_turns_are_played_on_the_phones_and_the_engine_ends_the_game
 
 def _day_script_rounds(t: Table) -> list[str]:
     """What the app's day script says at each round's start, up to the first turn card."""
-    plan = Plan(players=len(t.seats), roles=tuple(t.roles.items()), lang=t.lang, phase="day")
+    plan = Plan(
+        players=len(t.seats),
+        roles=tuple(t.roles.items()),
+        lang=t.lang,
+        phase="day",
+        phones=t.engine is not None,  # the cards on the phones: the phones' words
+    )
     said: dict[int, list[str]] = {}
     called: set[int] = set()  # rounds whose first turn card is said
     for step in build_script(t.ruleset, plan).steps:
@@ -691,4 +703,8 @@ def test_by_day_the_one_night_card_is_gone_and_a_player_out_by_hand_is_said() ->
     lupus = lupus_day()
     lupus.eliminate(2)
     assert lupus.events[-1].kind == "out"
-    assert announce(lupus, lupus.events[-1]) == [f"{lupus.seat(2).name} leaves the game."]
+    # the cards are on the phones: the host marks out by day a player who left the table
+    name = lupus.seat(2).name
+    assert announce(lupus, lupus.events[-1]) == [
+        f"{name} has left the table, and is out of the game."
+    ]

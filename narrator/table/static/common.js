@@ -18,10 +18,17 @@ async function loadWords(code, page) {
   if (response.ok) { words.T = await response.json(); words.lang = code; }
 }
 function t(key, vars) {
-  let text = words.T[key] ?? key;
-  for (const [k, v] of Object.entries(vars || {})) text = text.replaceAll("{" + k + "}", v);
-  return text;
+  const text = words.T[key] ?? key;
+  // one pass: a name that holds "{b}" is not filled in again
+  return vars ? text.replace(/\{(\w+)\}/g, (all, k) => (k in vars ? String(vars[k]) : all)) : text;
 }
+
+// Lists and votes as the language writes them: its own comma ("{a}, {b}": Persian
+// «،») and an arrow that points the way the line reads ("→", Persian "←"); each name
+// isolated (FSI ... PDI), so a name in another script keeps its place in the line.
+const isolate = (text) => "\u2068" + text + "\u2069";
+function listOf(items) { return items.length ? items.reduce((a, b) => t("list", { a, b })) : ""; }
+function votedFor(voter, target) { return t("votedFor", { voter: isolate(voter), target: isolate(target) }); }
 
 // The page in a language: its direction (Persian right to left) and, once that
 // language's words are in, the page's fixed words.
@@ -33,12 +40,20 @@ function setLang(code) {
 }
 
 // The table's JSON API: GET without a body, POST with one. An answer that is not OK
-// throws its one line, with its status (401: this token is no seat's).
+// throws its one line, with its status (401: this token is no seat's). A body is
+// padded with spaces to a multiple of BODY bytes: what a phone sends (a Seer's two
+// centre cards, a decoy's one player) is as long whatever its card.
+const BODY = 512;
+function padded(body) {
+  const text = JSON.stringify({ ...body, pad: "" });
+  const used = new TextEncoder().encode(text).length;
+  return text.slice(0, -2) + " ".repeat(Math.ceil(used / BODY) * BODY - used) + '"}';
+}
 async function api(path, body, token) {
   const headers = { "Content-Type": "application/json" };
   if (token) headers.Authorization = "Bearer " + token;
   const post = body !== undefined;
-  const response = await fetch(path, { method: post ? "POST" : "GET", headers, body: post ? JSON.stringify(body) : undefined });
+  const response = await fetch(path, { method: post ? "POST" : "GET", headers, body: post ? padded(body) : undefined });
   const data = await response.json().catch(() => ({}));
   if (!response.ok) { const e = new Error(data.error || response.statusText); e.status = response.status; throw e; }
   return data;

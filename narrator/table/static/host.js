@@ -47,7 +47,8 @@ function render() {
   $("lock").setAttribute("aria-pressed", String(host.locked));
   const lobby = state.phase === "lobby";
   $("door").hidden = !lobby;
-  $("phase").textContent = t("phase_" + state.phase, { night: state.night || 1 });
+  const told = state.phase === "ballot" && (state.told || []).includes("ballot") ? "Told" : "";
+  $("phase").textContent = t("phase_" + state.phase + told, { night: state.night || 1 });
   $("next-hint").textContent = hint(state);
   $("progress").textContent = state.voting ? t("voted", { n: state.voted, m: state.voters }) : "";
   renderClaims(host.claims);
@@ -56,7 +57,9 @@ function render() {
   $("controls").hidden = lobby || state.phase === "end";
   for (const id of ["next", "end"]) $(id).disabled = Boolean(state.sealed);  // refused until it opens
   $("again").hidden = state.phase !== "end";
-  const out = state.eliminate && ["night", "day"].includes(state.phase);
+  // who left: with physical cards, by night or day; with the cards on the phones the
+  // night's deaths are the game's, and a player who leaves the table is marked by day
+  const out = state.eliminate === "table" ? state.phase === "day" : state.eliminate && ["night", "day"].includes(state.phase);
   $("out-box").hidden = !out;
   if (out) renderOut(state);
   if (lobby) { renderRoles(state, host); askCount(); }
@@ -95,7 +98,10 @@ function renderPlayers(state, lobby) {
   $("players").replaceChildren(...players.map((p, i) => {
     const li = el("li", null, p.alive ? "" : "out");
     li.append(el("span", p.seat + ". ", "seat"), el("span", p.name, "name"));
-    if (!p.alive) li.append(el("span", " (" + t("out_") + ")"));
+    // at the end every card is shown to everyone: the host page shows them too
+    const card = state.reveal && state.reveal.cards[p.seat];
+    if (card) li.append(el("span", " — " + state.role_names[card], "card"));
+    else if (!p.alive) li.append(el("span", " (" + t("out_") + ")"));
     if (lobby) {
       const tools = el("span", null, "tools");
       const up = button("↑", () => move(i, i - 1)), down = button("↓", () => move(i, i + 1));
@@ -111,6 +117,7 @@ function renderPlayers(state, lobby) {
 }
 
 function renderOut(state) {
+  $("out-label").textContent = t(state.eliminate === "table" ? "outLabelTable" : "outLabel");
   const select = $("out-seat"), was = select.value;
   select.replaceChildren(...state.players.filter((p) => p.alive).map((p) => { const o = el("option", p.name); o.value = p.seat; return o; }));
   if ([...select.options].some((o) => o.value === was)) select.value = was;
@@ -120,8 +127,9 @@ function renderOut(state) {
 function renderRoles(state, host) {
   if (!edited) counts = { ...host.recommended };
   const box = $("roles");
-  if (box.dataset.built === lang + JSON.stringify(counts) + edited) return;
-  box.dataset.built = lang + JSON.stringify(counts) + edited;
+  const built = lang + JSON.stringify(counts) + edited + $("deal").checked;
+  if (box.dataset.built === built) return;
+  box.dataset.built = built;
   const open = new Set([...box.querySelectorAll("details[open]")].map((d) => d.dataset.key));
   box.replaceChildren();
   const teams = Object.keys(state.team_names);
@@ -130,12 +138,13 @@ function renderRoles(state, host) {
     const roles = host.roles.filter((r) => host.teams[r.id] === team);
     if (!roles.length) continue;
     const set = el("fieldset", null, "team");
-    const total = roles.reduce((n, r) => n + (counts[r.id] || 0), 0);
+    const total = roles.reduce((n, r) => n + (dealt(host, r.id) ? counts[r.id] || 0 : 0), 0);
     set.append(el("legend", (state.team_names[team] || team) + " · " + total));
     const boxes = [...new Set(roles.map((r) => host.boxes[r.id] || ""))];
     for (const b of boxes) {
       const inBox = roles.filter((r) => (host.boxes[r.id] || "") === b);
-      const chosen = inBox.reduce((n, r) => n + (counts[r.id] || 0), 0);
+    const dealing = $("deal").checked;
+      const chosen = inBox.reduce((n, r) => n + (dealt(host, r.id) ? counts[r.id] || 0 : 0), 0);
       const group = boxes.length > 1 ? el("details") : el("div");
       group.dataset.key = team + "/" + b;
       if (boxes.length > 1) {
@@ -143,11 +152,15 @@ function renderRoles(state, host) {
         group.open = chosen > 0 || open.has(group.dataset.key);
       }
       for (const role of inBox) {
-        const label = el("label", null, "role");
-        label.append(el("span", role.name));
+        // a card the phones cannot deal yet (the engine does not run it): marked, and
+        // never counted into a deck the phones deal
+        const physical = !role.dealable;
+        const label = el("label", null, physical ? "role physical" : "role");
+        label.append(el("span", role.name + (physical ? t("physical") : "")));
         const input = el("input");
         input.type = "number"; input.min = 0; input.max = role.max; input.value = counts[role.id] || 0;
         input.dataset.role = role.id;
+        input.disabled = physical && dealing;
         input.addEventListener("change", () => { edited = true; counts[role.id] = Math.max(0, Number(input.value) || 0); render(); });
         label.append(input);
         group.append(label);
@@ -158,11 +171,22 @@ function renderRoles(state, host) {
   }
 }
 
+// Whether a role's count is in the deck: every role with physical cards; with the
+// phones dealing, only the roles they can deal.
+function dealt(host, id) {
+  const role = host.roles.find((r) => r.id === id);
+  return !$("deal").checked || (role && role.dealable);
+}
+function chosenDeck() {
+  return Object.fromEntries(Object.entries(counts).filter(([id, n]) => n > 0 && dealt(view.host, id)));
+}
+
 // The running count, from the server (the ruleset's setup decides what is dealt,
 // what lies in the centre and what is removed).
 async function askCount() {
-  const roles = edited ? Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0)) : {};
-  const key = JSON.stringify(roles) + view.state.players.length + lang;
+  const deal = $("deal").checked;
+  const roles = edited ? chosenDeck() : {};
+  const key = JSON.stringify(roles) + view.state.players.length + lang + deal;
   if (key === countAsked) return;
   countAsked = key;
   const n = view.state.players.length, host = view.host;
@@ -172,7 +196,7 @@ async function askCount() {
     return;
   }
   try {
-    const c = await call("/api/host/deck", { roles });
+    const c = await call("/api/host/deck", { roles, deal });
     let text = t("players", { n }) + " · ";
     if (c.cards) text += t("cards", { n: c.cards, dealt: c.dealt }) + (c.aside ? t("aside", { n: c.aside }) : "") + (c.removed ? t("removed", { n: c.removed }) : "");
     if (!edited && c.cards) text += t("recommended");
@@ -182,31 +206,49 @@ async function askCount() {
   } catch (e) { $("count").textContent = e.message; }
 }
 
-// The last vote: who voted for whom where the rules make it open, the counts where not.
+// The last vote: who voted for whom where the rules make it open, the counts where
+// not; at the end, the cards as the phones show them.
 function renderResult(state) {
-  const r = state.result, box = $("result");
-  box.hidden = !r || state.phase === "lobby";
-  if (!r) { box.replaceChildren(); return; }
+  const r = state.result, box = $("result"), end = Boolean(state.reveal) && state.phase === "end";
+  box.hidden = (!r && !end) || state.phase === "lobby";
+  box.replaceChildren(...(r ? voteLines(state, r) : []), ...(end ? revealLines(state) : []));
+}
+
+function voteLines(state, r) {
   const lines = [el("h3", t("lastVote"))];
   const name = (seat) => nameOf(state, Number(seat));
-  if (r.votes) lines.push(el("p", t("votesFor") + Object.entries(r.votes).map(([v, x]) => name(v) + " → " + name(x)).join(", ")));
+  if (r.votes) lines.push(el("p", t("votesFor") + listOf(Object.entries(r.votes).map(([v, x]) => votedFor(name(v), name(x))))));
   if (r.counts && Object.keys(r.counts).length) {
-    const counted = Object.entries(r.counts).sort((a, b) => b[1] - a[1]).map(([s, n]) => name(s) + " " + n);
-    lines.push(el("p", t("counts") + counted.join(", ")));
+    const counted = Object.entries(r.counts).sort((a, b) => b[1] - a[1]).map(([s, n]) => isolate(name(s)) + " " + n);
+    lines.push(el("p", t("counts") + listOf(counted)));
   }
-  if (r.kind === "accusation" && r.suspects) lines.push(el("p", t("suspects") + r.suspects.map(name).join(", ")));
+  if (r.kind === "accusation" && r.suspects) lines.push(el("p", t("suspects") + listOf(r.suspects.map(name))));
   if (r.kind === "vote") {
-    lines.push(el("p", t("dies") + (r.dead.length ? r.dead.map(name).join(", ") : t("nobody"))));
-    if (r.shot && r.shot.length) lines.push(el("p", t("shot") + r.shot.map(name).join(", ")));
+    lines.push(el("p", t("dies") + (r.dead.length ? listOf(r.dead.map(name)) : t("nobody"))));
+    if (r.shot && r.shot.length) lines.push(el("p", t("shot") + listOf(r.shot.map(name))));
   }
   if (r.kind === "verdict") lines.push(el("p", t("dies") + (r.condemned ? name(r.condemned) : t("nobody"))));
-  box.replaceChildren(...lines);
+  return lines;
+}
+
+// Every card at the end (the players' list shows each player's): who held what when
+// dealt where it moved, the cards in the centre or aside, those removed, the winners.
+function revealLines(state) {
+  const reveal = state.reveal, role = (id) => state.role_names[id] || id, out = [el("h3", t("cardsEnd"))];
+  const moved = state.players.filter((p) => reveal.dealt[p.seat] && reveal.dealt[p.seat] !== reveal.cards[p.seat]);
+  if (moved.length) out.push(el("p", t("dealt") + listOf(moved.map((p) => isolate(p.name) + " — " + role(reveal.dealt[p.seat])))));
+  const aside = state.card_only_before_night ? t("centreCards") : t("asideCards");
+  if (reveal.unseen.length) out.push(el("p", aside + listOf(reveal.unseen.map(role))));
+  if ((reveal.removed || []).length) out.push(el("p", t("removedCards") + listOf(reveal.removed.map(role))));
+  const teams = reveal.winners.teams.map((x) => state.team_names[x] || x);
+  if (reveal.judged !== false) out.push(el("p", teams.length ? t("winners") + listOf(teams) : t("nobodyWins")));
+  return out;
 }
 
 $("start").addEventListener("click", () => {
-  const roles = Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0));
-  act("/api/host/start", { roles: edited ? roles : {}, deal: $("deal").checked });
+  act("/api/host/start", { roles: edited ? chosenDeck() : {}, deal: $("deal").checked });
 });
+$("deal").addEventListener("change", () => { if (view) render(); });
 // Each command names the phase it was pressed in: a double tap is refused (409) by
 // the server instead of skipping a whole phase. Ending asks first: it shows every card.
 // The new phase can reach the page between the two taps of a double tap (the table
@@ -227,6 +269,11 @@ $("end").addEventListener("click", () => {
 });
 $("again").addEventListener("click", () => { edited = false; act("/api/host/again", {}); });
 $("lock").addEventListener("click", () => act("/api/host/lock", { locked: !view.host.locked }));
-$("out").addEventListener("click", () => act("/api/host/eliminate", { seat: Number($("out-seat").value) }));
+// Marking a player out cannot be undone: the host is asked first, by name.
+$("out").addEventListener("click", () => {
+  const seat = Number($("out-seat").value), name = nameOf(view.state, seat);
+  if (!window.confirm(t(view.state.eliminate === "table" ? "outConfirmTable" : "outConfirm", { name }))) return;
+  act("/api/host/eliminate", { seat });
+});
 setInterval(() => { $("clock").textContent = clockText(deadline); }, 500);
 loadWords("en", "host").catch(() => {}).finally(watch);

@@ -6,8 +6,10 @@
 "use strict";
 
 let room = "", token = null, view = null, ws = null, retry = 0, deadline = null, held = false;
-// The night: the prompt being answered (its id), the options ticked, the answer sent.
+// The night: the prompt being answered (its id), the options ticked, the answer sent,
+// and what this phone was shown once it answered (`shown`, for the call `shownFor`).
 let promptId = null, ticked = [], sent = false, journalHeld = false;
+let shown = [], shownFor = null;
 let wordsLoading = null;
 
 const storeKey = () => "narrator-table-" + room;
@@ -42,6 +44,17 @@ async function start() {
   }
   $("join").hidden = false;
 }
+
+// The name as the table will write it (NFKC, spaces folded: names.py): a few
+// characters can stand for many (one ligature is 18 letters), so the field's own
+// limit counts what it types, and this what the table would keep -- the page never
+// sends a name the table refuses for its length (review 2, N4). The most is the
+// field's maxlength, names.MAX_NAME (test_names_browser.py checks they agree).
+$("name").addEventListener("input", () => {
+  const name = $("name"), most = name.maxLength;
+  const n = [...name.value.normalize("NFKC").trim().split(/\s+/).join(" ")].length;
+  name.setCustomValidity(n > most ? t("nameLong", { n, max: most }) : "");
+});
 
 $("join-form").addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -118,10 +131,12 @@ function render() {
   document.body.classList.toggle("ghost", !me.alive && !night);
   document.body.classList.toggle("voting", state.voting);
   $("who").textContent = t("seat") + " " + me.seat + " · " + me.name;
-  $("title").textContent = t(phase === "lobby" ? "lobby" : phase);
-  let hint = t(phase + "Hint");
-  if (hint === phase + "Hint") hint = "";
-  if (phase === "defence") hint += state.suspects.map((s) => nameOf(state, s)).join(", ");
+  // a round whose every vote is read aloud says so (Lupus's ballot is no secret)
+  const told = phase !== "vote" && (state.told || []).includes(phase) ? "Told" : "";
+  $("title").textContent = t(phase === "lobby" ? "lobby" : phase === "ballot" ? phase + told : phase);
+  let hint = t(phase + "Hint" + told);
+  if (hint === phase + "Hint" + told) hint = "";
+  if (phase === "defence") hint += listOf(state.suspects.map((s) => nameOf(state, s)));
   if (!me.alive && !night && phase !== "end") hint = t("ghost") + " " + hint;
   $("hint").textContent = night ? t("nightHint") : hint;
   // after a restart the cards stay sealed until two phones are back (issue 16)
@@ -171,10 +186,19 @@ function renderChoices(state, me, night) {
 // real one or a decoy); it is answered alike, and the answer changes nothing public.
 function renderPrompt(state, me) {
   const box = choicesOut, p = me.prompt;
+  const call = p ? p.id.split("/")[0] : null;
+  if (call !== shownFor) { shown = []; shownFor = call; }  // the call ended: dark again
   if (!p) { promptId = null; return; }
   if (p.id !== promptId) { promptId = p.id; ticked = []; sent = false; }
   box.append(el("p", p.text, "prompt"));
-  if (sent && !Object.keys(me.picks || {}).length) { box.append(el("p", t("answered"))); return; }
+  // what this phone was shown when it answered, every phone alike: a box of one
+  // size, until the call ends (a real holder's result, or what a decoy chose)
+  if (shown.length) {
+    const result = el("div", null, "shown"); result.setAttribute("role", "status");
+    result.append(...shown.map((line) => el("span", line)));
+    box.append(result);
+  }
+  if (sent && !Object.keys(me.picks || {}).length) return;
   const group = el("div"); group.setAttribute("role", "group"); group.setAttribute("aria-label", p.text);
   group.dataset.prompt = p.id; // a new prompt with the same options is new buttons
   for (const o of p.options) {
@@ -188,7 +212,7 @@ function renderPrompt(state, me) {
   const picks = me.picks || {};
   if (Object.keys(picks).length) {
     const who = (id) => (p.options.find((o) => o.id === id) || { label: id === "seat:" + me.seat ? me.name : "?" }).label;
-    box.append(el("p", t("picksOf") + Object.entries(picks).map(([m, x]) => who(m) + " → " + who(x)).join(", "), "mine"));
+    box.append(el("p", t("picksOf") + listOf(Object.entries(picks).map(([m, x]) => votedFor(who(m), who(x)))), "mine"));
   }
   const done = el("button", ticked.length ? t("done") : t("nothing"), "send");
   done.type = "button"; done.id = "send";
@@ -266,7 +290,11 @@ function tick(p, id) {
 async function sendAct(p) {
   showError("");
   try {
-    await call("/api/act", { prompt: p.id, choose: ticked });
+    const answer = await call("/api/act", { prompt: p.id, choose: ticked });
+    const labels = ticked.map((id) => (p.options.find((o) => o.id === id) || { label: id }).label);
+    shown = answer.learned.length ? answer.learned
+      : [labels.length ? t("chose") + listOf(labels.map(isolate)) : t("choseNothing")];
+    shownFor = p.id.split("/")[0];
     sent = true;
     view.me = await call("/api/me");  // every phone looks again after answering, alike
     render();
@@ -289,7 +317,7 @@ async function castVote(seat) {
 function renderList(state, me, night) {
   // The roles in the game (never who holds them), as every seed lets the table know.
   const deck = Object.entries(state.deck || {}).map(([r, n]) => state.role_names[r] + (n > 1 ? " ×" + n : ""));
-  $("deck").textContent = deck.length && !night ? t("deck") + deck.join(", ") : "";
+  $("deck").textContent = deck.length && !night ? t("deck") + listOf(deck) : "";
   const list = $("list");
   list.replaceChildren();
   if (night) return;
@@ -306,18 +334,20 @@ function renderList(state, me, night) {
   // the counts where not (review P5); only while its outcome is the news
   const r = state.result;
   if (r && ["defence", "verdict", "end"].includes(state.phase)) {
-    if (r.votes) list.append(el("li", t("votesFor") + Object.entries(r.votes).map(([v, x]) => nameOf(state, Number(v)) + " → " + nameOf(state, x)).join(", "), "result"));
-    else if (r.counts && Object.keys(r.counts).length) list.append(el("li", t("counts") + Object.entries(r.counts).sort((a, b) => b[1] - a[1]).map(([x, n]) => nameOf(state, Number(x)) + " " + n).join(", "), "result"));
+    if (r.votes) list.append(el("li", t("votesFor") + listOf(Object.entries(r.votes).map(([v, x]) => votedFor(nameOf(state, Number(v)), nameOf(state, x)))), "result"));
+    else if (r.counts && Object.keys(r.counts).length) list.append(el("li", t("counts") + listOf(Object.entries(r.counts).sort((a, b) => b[1] - a[1]).map(([x, n]) => isolate(nameOf(state, Number(x))) + " " + n)), "result"));
   }
   if (reveal) {
     if (reveal.dealt) {
       const changed = state.players.filter((p) => reveal.dealt[p.seat] !== reveal.cards[p.seat]);
-      if (changed.length) list.append(el("li", t("dealt") + changed.map((p) => p.name + " — " + state.role_names[reveal.dealt[p.seat]]).join(", ")));
+      if (changed.length) list.append(el("li", t("dealt") + listOf(changed.map((p) => isolate(p.name) + " — " + state.role_names[reveal.dealt[p.seat]]))));
     }
-    if (reveal.unseen.length) list.append(el("li", t("centre") + reveal.unseen.map((r) => state.role_names[r]).join(", ")));
-    if ((reveal.removed || []).length) list.append(el("li", t("removedCards") + reveal.removed.map((r) => state.role_names[r]).join(", ")));
+    // One Night's centre; any other game's cards not in play lie aside (Secret Moon's)
+    const aside = state.card_only_before_night ? t("centre") : t("aside");
+    if (reveal.unseen.length) list.append(el("li", aside + listOf(reveal.unseen.map((r) => state.role_names[r]))));
+    if ((reveal.removed || []).length) list.append(el("li", t("removedCards") + listOf(reveal.removed.map((r) => state.role_names[r]))));
     const teams = reveal.winners.teams.map((x) => state.team_names[x] || x);
-    if (reveal.judged !== false) list.append(el("li", teams.length ? t("winners") + teams.join(", ") : t("nobodyWins")));
+    if (reveal.judged !== false) list.append(el("li", teams.length ? t("winners") + listOf(teams) : t("nobodyWins")));
     // this phone's own line: did its player win (the seats the engine named)
     if (reveal.judged !== false) list.prepend(el("li", reveal.winners.seats.includes(me.seat) ? t("youWon") : t("youLost"), "verdict-own"));
   } else if (state.voting) {
