@@ -252,11 +252,16 @@ def test_an_alien_game_the_oracle_the_aliens_look_together_the_cow_and_the_psych
             },
             before=before,
         )
-        spoken = {c.role: c.text for c in heard[0].choices}
-        assert spoken["oracle"].startswith("Oracle, do you want to join the werewolves?")
-        assert spoken["alien"].startswith("Aliens, together choose one player who is not")
-        assert (
-            spoken["psychic"] == "You may look at the card of one other player with an odd number."
+        spoken = {c.role: c.text for c in heard[0].choices}  # in the phones' words
+        assert spoken["oracle"].startswith(
+            "Oracle, do you want to join the werewolves? Tap yes or no on your phone."
+        )
+        assert spoken["alien"].startswith(
+            "Everyone, answer your phone. Aliens, each of you tap a player who is not an alien;"
+        )
+        assert spoken["psychic"] == (
+            "On your phone, you may tap one other player with an odd number to see their card;"
+            " your phone offers only those."
         )
         wait_phase(live, pages, "Day")
         journal = {i: [x["text"] for x in live.table.journal.get(i, [])] for i in range(5)}
