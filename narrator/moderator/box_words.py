@@ -41,6 +41,20 @@ def _reach(w: Words, e: Entry) -> str:
     return w.t("the card in front of you reaches {names}.", names=names)
 
 
+def _fist(w: Words, e: Entry) -> str:
+    """The Cow's fist: held out by hand, or by her phone (nobody touches anyone)."""
+    if w.phones:
+        return w.t("your phone held out your fist: {answer}.", answer=w.answer(e))
+    return w.t("you held out your fist: {answer}.", answer=w.answer(e))
+
+
+def _bumped(w: Words, e: Entry) -> str:
+    who, side = w.who(e.targets[0]), w.t(e.why)
+    if w.phones:
+        return w.t("your phone tapped the fist {who} held out, on your {side}.", who=who, side=side)
+    return w.t("you tapped the fist {who} held out, on your {side}.", who=who, side=side)
+
+
 PRIVATE.update(
     {
         "see_mark": _see_mark,
@@ -60,12 +74,8 @@ PRIVATE.update(
             side=w.t(e.why),
         ),
         "reach": _reach,
-        "fist": lambda w, e: w.t("you held out your fist: {answer}.", answer=w.answer(e)),
-        "bumped": lambda w, e: w.t(
-            "you tapped the fist {who} held out, on your {side}.",
-            who=w.who(e.targets[0]),
-            side=w.t(e.why),
-        ),
+        "fist": _fist,
+        "bumped": _bumped,
         "reply": lambda w, e: w.t("you answered: {word}.", word=w.t(e.why)),
     }
 )

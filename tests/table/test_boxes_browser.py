@@ -224,7 +224,7 @@ def test_an_alien_game_the_oracle_the_aliens_look_together_the_cow_and_the_psych
     """Seed 3 draws the Oracle's "join the werewolves?", the aliens' "look at one card
     together" and the Psychic's "one player with an odd number" -- the voice says them
     and the phones play them. The Oracle says no, and every phone hears it at dawn; the
-    aliens both point at Dee and both see the Cow; the Cow feels Cy's tap; the
+    aliens both choose Dee and both see the Cow; Cy's phone taps the Cow's fist; the
     Psychic looks at Ann. Bo, an alien, is voted out: the village wins."""
     names = ["Ann", "Bo", "Cy", "Dee", "Eve"]
     cards = ["oracle", "alien", "alien", "cow", "psychic"]
@@ -268,10 +268,11 @@ def test_an_alien_game_the_oracle_the_aliens_look_together_the_cow_and_the_psych
         assert journal[0][0] == "Night 1: you answered: no."
         assert "Night 1: you looked at Dee: the Cow." in journal[1]
         assert "Night 1: you looked at Dee: the Cow." in journal[2]
-        assert journal[3] == [
-            "Night 1: you held out your fist: an alien sits beside you and tapped it."
+        assert journal[3] == [  # the phones held out the fist and tapped it
+            "Night 1: your phone held out your fist: an alien sits beside you, and their"
+            " phone tapped it."
         ]
-        assert "Night 1: you tapped the fist Dee held out, on your left." in journal[2]
+        assert "Night 1: your phone tapped the fist Dee held out, on your left." in journal[2]
         assert journal[4] == ["Night 1: you looked at Ann: the Oracle."]
         assert "The Oracle said no." in voice.said
         live.host("next")

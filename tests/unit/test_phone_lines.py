@@ -20,6 +20,7 @@ from narrator.script import Plan, Say, build_script
 from tests.unit.helpers import RULESETS, ruleset
 
 MINIMAL = Path(__file__).parent / "minimal.yaml"
+SCENARIOS = Path(__file__).parent.parent / "scenarios"
 BROKEN = Path(__file__).parent / "broken"
 
 TINY = (
@@ -263,6 +264,33 @@ def test_an_artifacts_help_is_in_the_phones_words_in_its_holders_journal() -> No
     phones = Words(game, "en", phones=True).journal(found)
     assert "choose in the vote on your phone" in phones and "point" not in phones
     assert "point at in the vote" in Words(game, "en").journal(found)
+
+
+def test_the_cows_fist_is_held_out_by_the_phones_in_their_journals() -> None:
+    """On the phones nobody touches anyone: the Cow's journal says her phone held out
+    her fist, and the alien's that their phone tapped it (the answer in the phones'
+    words, with no thumb in the Persian); with physical cards, the hands did it."""
+    from narrator.moderator.scenario import load, run
+    from narrator.moderator.words import Words
+
+    scenario = SCENARIOS / "onuw" / "alien_cow_learns_an_alien_sits_beside_her.yaml"
+    game = run(load(scenario.read_text(encoding="utf-8")), ruleset).game
+    fist = next(e for e in game.log if e.kind == "fist")
+    bumped = next(e for e in game.log if e.kind == "bumped")
+    phones, hands = Words(game, "en", phones=True), Words(game, "en")
+    assert phones.journal(fist) == (
+        "Night 1: your phone held out your fist: an alien sits beside you, and their phone"
+        " tapped it."
+    )
+    assert hands.journal(fist) == (
+        "Night 1: you held out your fist: an alien sits beside you and tapped it."
+    )
+    assert phones.journal(bumped) == (
+        "Night 1: your phone tapped the fist Ann held out, on your right."
+    )
+    assert hands.journal(bumped) == "Night 1: you tapped the fist Ann held out, on your right."
+    persian = Words(game, "fa", phones=True).journal(fist)
+    assert "گوشی" in persian and not re.search(GESTURES["fa"], persian)
 
 
 def test_the_phones_table_voices_and_shows_the_phones_words() -> None:
