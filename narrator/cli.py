@@ -19,7 +19,6 @@ import random
 import secrets
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -37,6 +36,7 @@ from narrator.rules.errors import RulesetError
 from narrator.script.defaults import PACE, PACE_RANGE, WAKE_GAP
 
 if TYPE_CHECKING:
+    from narrator.audio import AudioSettings
     from narrator.rules import Ruleset
     from narrator.rules.catalog import Catalog
     from narrator.script import Script
@@ -186,7 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("beds", help="list the ambiences the bed can play")
     _fmt(p)
     _table_options(sub.add_parser("table", help="deal and vote on the players' phones"))
-    _voicepack_options(sub.add_parser("voicepack", help="share voice packs: export, import"))
+    _voicepack_options(sub.add_parser("voicepack", help="voice packs: export, import, delete"))
     p = sub.add_parser("replay", help="resolve a written or saved game again: story and winners")
     p.add_argument("file", type=Path, metavar="FILE", help="a scenario (.yaml; see docs/ENGINE.md)")
     _fmt(p)
@@ -203,14 +203,20 @@ def _voicepack_options(parser: argparse.ArgumentParser) -> None:
     p = actions.add_parser("import", help="install a voice pack from a zip file")
     p.add_argument("file", type=Path, metavar="FILE.zip")
     p.add_argument("--replace", action="store_true", help="replace a pack of the same id")
+    p = actions.add_parser("delete", help="remove an installed voice pack")
+    p.add_argument("name", help="the pack's id, as `narrator voices` lists it (pack:ID or ID)")
 
 
 def cmd_voicepack(args: argparse.Namespace) -> int:
-    """`narrator voicepack export NAME FILE.zip` / `import FILE.zip`: a bad pack is
-    one line and exit 2 (a PackError), and nothing is written."""
+    """`narrator voicepack export NAME FILE.zip` / `import FILE.zip` / `delete NAME`: a
+    bad pack is one line and exit 2 (a PackError), and nothing is written."""
     from narrator.audio.packzip import export_pack, import_pack
-    from narrator.audio.voicepack import pack_of
+    from narrator.audio.voicepack import delete_pack, pack_of
 
+    if args.action == "delete":
+        manifest = delete_pack(pack_of(args.name) or args.name)
+        print(f"deleted {manifest.voice} ('{manifest.name}', {len(manifest.lines)} lines)")
+        return EXIT_OK
     if args.action == "export":
         manifest = export_pack(pack_of(args.name) or args.name, args.file)
         print(f"exported {manifest.voice} ({len(manifest.lines)} lines) to {args.file}")
@@ -302,42 +308,11 @@ def cmd_rulesets(args: argparse.Namespace, catalog: Catalog) -> int:
     return EXIT_OK
 
 
-def _wakes(ruleset: Ruleset, role_id: str) -> str:
-    role = ruleset.role(role_id)
-    if role.wakes_with:
-        return f"with {role.wakes_with}"
-    if not role.turns:
-        return "never"
-    return ", ".join(str(t.order) for t in role.turns)
-
-
-def _nights_text(nights: tuple[int | None, int | None]) -> str:
-    """(1, 1) -> "first night only"; (2, None) -> "from night 2"; and so on."""
-    first, last = nights
-    if first is None:
-        return "never"
-    if last is None:
-        return "every night" if first == 1 else f"from night {first}"
-    if first == last:
-        return "first night only" if first == 1 else f"night {first} only"
-    return f"nights {first} to {last}"
-
-
 def cmd_roles(args: argparse.Namespace, catalog: Catalog) -> int:
+    from narrator.rules.listing import nights_text, role_rows
+
     ruleset = catalog.get(args.ruleset)
-    rows: list[dict[str, Any]] = [
-        {
-            "id": r.id,
-            "name": dict(r.name.values),
-            "team": r.team,
-            "max": r.max_count,
-            "wakes": _wakes(ruleset, r.id),
-            "box": r.box or None,
-            "from_night": ruleset.role_nights(r.id)[0],
-            "until_night": ruleset.role_nights(r.id)[1],
-        }
-        for r in ruleset.roles
-    ]
+    rows = role_rows(ruleset)
     if args.format == "json":
         _print_json({"ruleset": ruleset.id, "roles": rows})
         return EXIT_OK
@@ -347,7 +322,7 @@ def cmd_roles(args: argparse.Namespace, catalog: Catalog) -> int:
             continue
         print(f"{team_name.get('en')}:")
         for row in members:
-            nights = _nights_text((row["from_night"], row["until_night"]))
+            nights = nights_text((row["from_night"], row["until_night"]))
             print(
                 f"  {row['id']:<16} {row['name']['en']:<22} max {row['max']}  "
                 f"wakes: {nights} ({row['wakes']})"
@@ -394,38 +369,23 @@ def cmd_setup(args: argparse.Namespace, catalog: Catalog) -> int:
 
 
 def script_from_args(args: argparse.Namespace, catalog: Catalog) -> tuple[Ruleset, Script]:
-    from narrator.rules.selection import parse_options, parse_roles, recommended
-    from narrator.script import Plan, build_script
+    from narrator import compose
 
     ruleset = catalog.get(args.ruleset)
-    if args.roles is not None:
-        roles = parse_roles(args.roles, ruleset)
-    else:
-        roles, _ = recommended(ruleset, args.players, args.box)
-    plan = Plan(
+    script = compose.night_script(
+        ruleset,
         players=args.players,
-        roles=roles,
+        roles=args.roles,
+        box=args.box,
         night=args.night,
-        lang=args.lang or _machine_language(ruleset),
+        lang=args.lang,
         phase=args.phase,
         pace=args.pace,
         wake_gap=args.wake_gap,
-        options=parse_options(args.option, ruleset),
+        options=args.option,
         seed=args.seed,
     )
-    script = build_script(ruleset, plan)
-    if script.choices and args.seed is None:
-        # Random choices to make and no seed given: a fresh night, its seed shown.
-        script = build_script(ruleset, replace(plan, seed=secrets.randbelow(2**31)))
     return ruleset, script
-
-
-def _machine_language(ruleset: Ruleset) -> str:
-    """The language of this machine's locale if the game speaks it, else English."""
-    from narrator.session.config import locale_language
-
-    lang = locale_language()
-    return lang if lang in ruleset.languages else "en"
 
 
 def cmd_script(args: argparse.Namespace, catalog: Catalog) -> int:
@@ -498,15 +458,15 @@ def cmd_prepare(args: argparse.Namespace, catalog: Catalog) -> int:
     return commands.prepare_command(scripts, settings=_audio_settings(args))
 
 
-def _audio_settings(args: argparse.Namespace) -> Any:
-    from narrator.audio import AudioSettings
+def _audio_settings(args: argparse.Namespace) -> AudioSettings:
+    from narrator import compose
 
-    return AudioSettings(
+    return compose.audio_settings(
         voice=args.voice,
         rate=args.rate,
         bed=not args.no_bed,
-        **({"ambience": args.bed} if args.bed else {}),
-        device=getattr(args, "device", None),  # index or name: the audio layer resolves both
+        ambience=args.bed,
+        device=getattr(args, "device", None),
     )
 
 
@@ -517,7 +477,7 @@ def cmd_table(args: argparse.Namespace, catalog: Catalog) -> int:
     ruleset = catalog.get(args.ruleset)
     table, path, voice = compose.command_table(
         ruleset,
-        args.lang or _machine_language(ruleset),
+        args.lang or compose.machine_language(ruleset),
         args.game,
         resume=args.resume,
         pace=args.pace,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+import secrets
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from narrator.rules.catalog import Catalog
     from narrator.rules.index import GamesIndex
     from narrator.script import Script
+    from narrator.script.model import Phase
     from narrator.session.engine import AudioChoices, NightEngine, Playing
     from narrator.session.session import Session
     from narrator.table.host import TableHost
@@ -40,6 +42,70 @@ if TYPE_CHECKING:
     from narrator.tui.app import NarratorApp
     from narrator.tui.screens.record import Studio
     from narrator.tui.screens.table import TableFactory
+
+
+def machine_language(ruleset: Ruleset) -> str:
+    """The language of this machine's locale if the game speaks it, else English."""
+    from narrator.session.config import locale_language
+
+    lang = locale_language()
+    return lang if lang in ruleset.languages else "en"
+
+
+def night_script(
+    ruleset: Ruleset,
+    *,
+    players: int,
+    roles: str | None,
+    box: str | None,
+    night: int,
+    lang: str | None,
+    phase: Phase,
+    pace: float,
+    wake_gap: float,
+    options: Sequence[str],
+    seed: int | None,
+) -> Script:
+    """The script a command asks for: `roles` as typed (`ID[:COUNT],...`; None: the
+    recommended deck of `box`), `options` as typed (`NAME[=VALUE]`), `lang` None for this
+    machine's. Random choices to make and no seed given: a fresh seed, shown in it."""
+    from narrator.rules.selection import parse_options, parse_roles, recommended
+    from narrator.script import Plan, build_script
+
+    chosen = (
+        parse_roles(roles, ruleset) if roles is not None else recommended(ruleset, players, box)[0]
+    )
+    plan = Plan(
+        players=players,
+        roles=chosen,
+        night=night,
+        lang=lang or machine_language(ruleset),
+        phase=phase,
+        pace=pace,
+        wake_gap=wake_gap,
+        options=parse_options(tuple(options), ruleset),
+        seed=seed,
+    )
+    script = build_script(ruleset, plan)
+    if script.choices and seed is None:
+        script = build_script(ruleset, replace(plan, seed=secrets.randbelow(2**31)))
+    return script
+
+
+def audio_settings(
+    *,
+    voice: str | None,
+    rate: int | None,
+    bed: bool,
+    ambience: str | None,
+    device: str | int | None,
+) -> AudioSettings:
+    """The audio a command asks for (`ambience` None: the default bed; `device` an index
+    or a name: the audio layer resolves both)."""
+    from narrator.audio import AudioSettings
+
+    settings = AudioSettings(voice=voice, rate=rate, bed=bed, device=device)
+    return replace(settings, ambience=ambience) if ambience else settings
 
 
 def user_settings(

@@ -34,8 +34,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.audio.soundserver import SoundServer, missing_tools
-from tests.audio.soundserver import sound_server as start_sound_server
+from tests.support.soundserver import SoundServer, missing_tools
+from tests.support.soundserver import sound_server as start_sound_server
 
 
 def _realtime(item: pytest.Item) -> bool:
@@ -48,7 +48,12 @@ def _realtime(item: pytest.Item) -> bool:
 # it): the timing tests first, on one worker, while the others run the other
 # real-time tests, the soak first; then the burners, the browser's group (one
 # unit, on one worker) before the rest so it does not run on alone at the end.
-LONG_REALTIME = ("tests/tui/test_soak.py::", "tests/audio/test_lifecycle.py::")
+LONG_REALTIME = (
+    "tests/tui/test_soak.py::",
+    "tests/unit/test_benches.py::test_every_bench_runs_in_its_smoke_mode[bench]",  # ~80 s
+    "tests/unit/test_benches.py::test_every_bench_runs_in_its_smoke_mode[bench_italian]",
+    "tests/audio/test_lifecycle.py::",
+)
 LONG_BURNERS = (
     "tests/table/test_games_browser.py::",  # its own group: a second Chromium, in parallel
     "tests/table/test_browser.py::",
@@ -227,7 +232,7 @@ def _private_home(
 
 @pytest.fixture(scope="session")
 def sound_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SoundServer]:
-    """A private PulseAudio server with a null sink (see tests/audio/soundserver.py),
+    """A private PulseAudio server with a null sink (see tests/support/soundserver.py),
     started once for the whole session; everything in this process plays into it."""
     missing = missing_tools()
     if missing:

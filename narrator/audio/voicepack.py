@@ -22,6 +22,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import tempfile
 import unicodedata
 from collections.abc import Iterable
@@ -231,6 +232,21 @@ def find_pack(pack_id: str, root: Path | None = None) -> tuple[Path, Manifest]:
             "the ones that are (`narrator voicepack import FILE.zip` installs one)"
         )
     return folder, read_manifest(folder)
+
+
+def delete_pack(pack_id: str, root: Path | None = None) -> Manifest:
+    """Remove the installed pack `pack_id`, whole or not at all: its folder is first
+    renamed out of sight (one rename: it is no longer listed), then removed. PackError
+    with one line when no such pack is installed or it cannot be removed."""
+    folder, manifest = find_pack(pack_id, root)
+    try:
+        gone = Path(tempfile.mkdtemp(dir=folder.parent, prefix=".deleted-"))
+        os.replace(folder, gone / "pack")
+        sync_folder(folder.parent)
+    except OSError as exc:
+        raise PackError(f"cannot delete the voice pack in {folder} ({exc.strerror})") from None
+    shutil.rmtree(gone, ignore_errors=True)
+    return manifest
 
 
 def installed_packs(root: Path | None = None) -> list[tuple[Path, Manifest]]:

@@ -6,7 +6,7 @@ Above `rules` (it reads rulesets) and `i18n` (its words), beside `script`, below
 an import-linter contract keeps it so. Randomness is passed in.
 """
 
-from narrator.moderator.board import Card, MoveError, Prompt, Seat, Step
+from narrator.moderator.board import Card, MoveError, Place, Prompt, Seat, Step
 from narrator.moderator.game import Game
 from narrator.moderator.log import Cause, Entry
 from narrator.moderator.scenario import Replay, ScenarioError, load, run
@@ -19,6 +19,7 @@ __all__ = [
     "Entry",
     "Game",
     "MoveError",
+    "Place",
     "Prompt",
     "Replay",
     "ScenarioError",

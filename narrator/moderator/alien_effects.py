@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from narrator.moderator import calls
-from narrator.moderator.board import Step
+from narrator.moderator.board import Place, Step
 from narrator.moderator.effects import AT_CLOSE, Act, beside, effect
 from narrator.moderator.log import Entry
 from narrator.moderator.sides import reached
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 def recruit(game: Game, act: Act) -> None:
     """The picked player is the role `into:` from now on, whatever card they hold: a
     player's conversion, which stays with them (the aliens' new alien). They learn it."""
-    seat = act.target[1]
+    seat = act.target.index
     game.tokens.turned[seat] = act.ability.into
     into = [act.ability.into]
     for member in act.actors:
@@ -45,7 +45,7 @@ def see_known(game: Game, act: Act) -> None:
         if e.step == act.step.id and e.to == act.seat and e.kind == "know"
         for target in e.targets
     ]
-    places = tuple(("seat", int(t.partition(":")[2]) - 1) for t in dict.fromkeys(met))
+    places = tuple(t for t in dict.fromkeys(met) if t.is_seat)
     cards = [game.card_at(p).role for p in places]
     game.record(act.step, act.seat, "see", targets=places, cards=cards, private=True)
 
@@ -67,7 +67,7 @@ def _pass_round(game: Game, step: Step, ability: Ability) -> None:
     for j, seat in enumerate(ring):
         receiver = ring[(j + shift) % len(ring)]
         game.seats[receiver].card = cards[j]
-        to = [("seat", receiver)]
+        to = [Place.seat(receiver)]
         game.record(step, seat, "passed", targets=to, private=True, why=ability.direction)
 
 
@@ -90,7 +90,7 @@ def _reach(game: Game, step: Step, ability: Ability) -> None:
     for seat, s in enumerate(game.seats):
         if s.card.identity == step.role:
             near = reached(game, seat)
-            game.record(step, seat, "reach", targets=[("seat", i) for i in near], private=True)
+            game.record(step, seat, "reach", targets=[Place.seat(i) for i in near], private=True)
 
 
 AT_CLOSE["reach"] = _reach
@@ -112,7 +112,7 @@ def fist(game: Game, act: Act) -> None:
         if game.seats[seat].alive and game.matches(acts_as, match):
             tapped = True
             toward = "right" if side == "left" else "left"  # where the fist is, for them
-            fist_at = [("seat", act.seat)]
+            fist_at = [Place.seat(act.seat)]
             game.record(act.step, seat, "bumped", targets=fist_at, private=True, why=toward)
     game.record(act.step, act.seat, "fist", private=True, why="yes" if tapped else "no")
 
@@ -127,7 +127,7 @@ def choose(game: Game, act: Act) -> None:
 def reply(game: Game, act: Act) -> None:
     """The word the actor picked is the table's to hear, in the power's `replies`
     (told at dawn: the voice cannot say what a phone answered)."""
-    word = act.target[0]
+    word = act.target.kind
     game.record(act.step, act.seat, "reply", private=True, why=word)
     game.log.append(Entry(act.step.night, act.step.id, act.role, "replied", None, why=word))
 

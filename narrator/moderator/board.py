@@ -1,21 +1,62 @@
 """What lies on the table: cards, seats, the night's calls, a player's choice.
 
 Plain values, shared by every part of the engine (`night`, `day`, `rounds`,
-`effects`): no rule is applied here. Seats are 0-based in the engine; a prompt's
-options name them `seat:N` and the centre's cards `centre:K`, 1-based, as the
-phones and the log do.
+`effects`): no rule is applied here.
+
+**One numbering: typed places.** A seat is a `SeatIndex` (0-based, clockwise), a
+card's place a `Place` -- `Place.seat(i)`, `Place.centre(k)` (0-based too) or
+`Place.word(w)`, a word picked by name (the Village Idiot's "left") -- everywhere
+in the engine: its prompts' options, the choices it is given, its log's targets.
+The text form the players' pages, the saved games and the scenario files use
+(`seat:N`, `centre:K`, 1-based, or the word) is made by `place_id` and read by
+`parse_place`, here, for those boundaries only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NewType
 
 from narrator.rules.powers import Pick
 
-# A place a card lies: ("seat", i) or ("centre", k), 0-based; a word picked by name
-# (the Village Idiot's "left") is (word, -1).
-Place = tuple[str, int]
+SeatIndex = NewType("SeatIndex", int)  # 0-based: the first player to sit is 0
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Place:
+    """Where a card lies: ("seat", i) or ("centre", k), 0-based; a word picked by
+    name is (word, -1). Made with `Place.seat(i)`, `Place.centre(k)`, `Place.word(w)`."""
+
+    kind: str
+    index: int
+
+    @classmethod
+    def seat(cls, index: int) -> Place:
+        """Seat `index` (0-based)."""
+        return cls("seat", index)
+
+    @classmethod
+    def centre(cls, index: int) -> Place:
+        """Centre card `index` (0-based)."""
+        return cls("centre", index)
+
+    @classmethod
+    def word(cls, text: str) -> Place:
+        """A word picked by name (`left`, `right`)."""
+        return cls(text, -1)
+
+    @property
+    def is_seat(self) -> bool:
+        return self.kind == "seat"
+
+    @property
+    def is_centre(self) -> bool:
+        return self.kind == "centre"
+
+    @property
+    def is_word(self) -> bool:
+        return self.index < 0
 
 
 class MoveError(ValueError):
@@ -64,41 +105,49 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Prompt:
-    """What one seat may choose now: option ids `seat:N` and `centre:K` (1-based)."""
+    """What one seat may choose now: places (seats, centre cards, words), and
+    for a turn that names a role (an accusation) the roles it may name."""
 
     step: str
     ability: str
     role: str
     min: int
     max: int
-    options: tuple[str, ...]
+    options: tuple[Place, ...]
     picks: tuple[Pick, ...]
+    roles: tuple[str, ...] = ()  # role ids a turn may name (Secret Moon's accusation)
 
-    def fits(self, choice: Sequence[str]) -> bool:
+    def fits(self, choice: Sequence[Place]) -> bool:
         """`choice` is one of the ways to answer: a pick's number of players and of
         centre cards, or one of a pick's words. The table checks every phone's answer
         with this, the engine every real one: the same answer is refused alike."""
-        seats = sum(o.startswith("seat:") for o in choice)
-        centre = sum(o.startswith("centre:") for o in choice)
-        named = [o for o in choice if not o.startswith(("seat:", "centre:"))]
+        seats = sum(p.is_seat for p in choice)
+        centres = sum(p.is_centre for p in choice)
+        named = [p.kind for p in choice if p.is_word]
         for p in self.picks:
             if p.named:
-                if (seats, centre, len(named)) == (0, 0, 1) and named[0] in p.named:
+                if (seats, centres, len(named)) == (0, 0, 1) and named[0] in p.named:
                     return True
-            elif not named and (seats, centre) == (p.players, p.centre):
+            elif not named and (seats, centres) == (p.players, p.centre):
                 return True
         return False
 
 
-def option_id(place: Place) -> str:
-    """A place as the log and the phones name it: `seat:2`, `centre:1`, or the word."""
-    return place[0] if place[1] < 0 else f"{place[0]}:{place[1] + 1}"
+def place_id(place: Place) -> str:
+    """A place in its text form (the pages, the saved log, the scenario files):
+    `seat:2`, `centre:1` (1-based), or the word."""
+    return place.kind if place.is_word else f"{place.kind}:{place.index + 1}"
 
 
-def place_of(option: str) -> Place:
-    """An option id back as a place (`seat:2` -> ("seat", 1)); a word is (word, -1)."""
-    kind, _, number = option.partition(":")
-    return (kind, int(number) - 1) if number else (option, -1)
+def parse_place(text: str) -> Place:
+    """The place `place_id` wrote (`seat:2` -> Place.seat(1)); any other text is a word.
+    ValueError: a seat or centre card that is no number, or not above 0."""
+    kind, colon, number = text.partition(":")
+    if not colon:
+        return Place.word(text)
+    if kind not in ("seat", "centre") or not number.isdigit() or int(number) < 1:
+        raise ValueError(f"{text!r} is not a place")
+    return Place(kind, int(number) - 1)
 
 
 def pick_words(pick: Pick) -> str:

@@ -41,7 +41,7 @@ def spare_place(game: Game, role: str) -> Place:
     brings one, in the ruleset's order."""
     chosen = game.chosen()
     bringing = [r for r in game.ruleset.role_ids if r in chosen and (game.powers(r) or _NONE).spare]
-    return ("centre", len(game.centre) - len(bringing) + bringing.index(role))
+    return Place.centre(len(game.centre) - len(bringing) + bringing.index(role))
 
 
 @effect("become")
@@ -84,8 +84,8 @@ def _draw_allies(game: Game, step: Step, ability: Ability) -> None:
             continue
         if not card.ally:
             card.ally = game.chance(teams)
-            if place[0] == "seat" and card.role != step.role:
-                game.record(step, place[1], "ally", private=True, why=card.ally)
+            if place.is_seat and card.role != step.role:
+                game.record(step, place.index, "ally", private=True, why=card.ally)
         if card.role == step.role:
             game.log.append(Entry(step.night, step.id, step.role, "sides", None, why=card.ally))
 
@@ -95,8 +95,8 @@ AT_CLOSE["ally"] = _draw_allies
 
 def _cards(game: Game) -> list[tuple[Place, Card]]:
     """Every card with its place: the players' in seat order, then the centre's."""
-    seats: list[tuple[Place, Card]] = [(("seat", i), s.card) for i, s in enumerate(game.seats)]
-    return seats + [(("centre", k), c) for k, c in enumerate(game.centre)]
+    seats = [(Place.seat(i), s.card) for i, s in enumerate(game.seats)]
+    return seats + [(Place.centre(k), c) for k, c in enumerate(game.centre)]
 
 
 # -- tokens: artifacts, marks --------------------------------------------------------
@@ -107,7 +107,7 @@ def artifact(game: Game, act: Act) -> None:
     """The top artifact of the stack goes face down on the picked player's card,
     unseen by the actor; its holder looks at it (a private line), and the table sees
     that an artifact lies there (said at dawn)."""
-    seat = act.target[1]
+    seat = act.target.index
     token = game.tokens.stack.pop(0)
     game.tokens.artifacts[seat] = token
     game.record(act.step, act.seat, "artifact", targets=act.targets, private=True)
@@ -124,11 +124,11 @@ def mark(game: Game, act: Act) -> None:
     beside them: the Diseased's neighbour) get the mark `mark:`; the mark each had
     goes back, unseen. A group's mark is given by every member (the vampires)."""
     places = tuple(
-        ("seat", beside(act.seat, kind, len(game.seats)) if seat < 0 else seat)
-        for kind, seat in act.targets or (("seat", act.seat),)
+        Place.seat(beside(act.seat, place.kind, len(game.seats)) if place.is_word else place.index)
+        for place in act.targets or (Place.seat(act.seat),)
     )
-    for _kind, seat in places:
-        game.tokens.marks[seat] = act.ability.mark
+    for place in places:
+        game.tokens.marks[place.index] = act.ability.mark
     for seat in act.actors:
         game.record(act.step, seat, "mark", targets=places, cards=[act.ability.mark], private=True)
 
@@ -153,15 +153,15 @@ def aura(game: Game, act: Act) -> None:
             and not game.is_call(e.role)  # the whole table's look at its own mark
         }
     )
-    game.record(act.step, act.seat, "aura", targets=[("seat", i) for i in did], private=True)
+    game.record(act.step, act.seat, "aura", targets=[Place.seat(i) for i in did], private=True)
 
 
 @effect("tap")
 def tap(game: Game, act: Act) -> None:
     """The player beside the actor on the named side (`left`: the next seat
     clockwise) feels a tap on the shoulder and knows who tapped them."""
-    side = act.target[0]
+    side = act.target.kind  # the word picked: left or right
     seat = (act.seat + (1 if side == "left" else -1)) % len(game.seats)
-    game.record(act.step, act.seat, "tap", targets=[("seat", seat)], private=True, why=side)
+    game.record(act.step, act.seat, "tap", targets=[Place.seat(seat)], private=True, why=side)
     toward = "right" if side == "left" else "left"  # where the actor sits, for them
-    game.record(act.step, seat, "tapped", targets=[("seat", act.seat)], private=True, why=toward)
+    game.record(act.step, seat, "tapped", targets=[Place.seat(act.seat)], private=True, why=toward)

@@ -9,12 +9,9 @@ registers its effects, so `words.py` keeps the base game's.
 
 from __future__ import annotations
 
+from narrator.moderator.board import Place
 from narrator.moderator.log import Entry
 from narrator.moderator.words import DAWN, PRIVATE, STORY, Who, Words
-
-
-def _seat(option: str) -> int:
-    return int(option.partition(":")[2]) - 1
 
 
 def _see_mark(w: Words, e: Entry) -> str:
@@ -29,7 +26,7 @@ def _see_mark(w: Words, e: Entry) -> str:
 
 def _swap_mark(w: Words, e: Entry) -> str:
     a, b = e.targets
-    if e.seat is not None and _seat(a) == e.seat:
+    if e.seat is not None and a == Place.seat(e.seat):
         return w.t("you swapped your mark with {who}'s.", who=w.who(b))
     return w.t("you swapped the marks of {a} and {b}.", a=w.who(a), b=w.who(b))
 
@@ -95,7 +92,7 @@ def _story_see_mark(w: Words, e: Entry, who: Who) -> str:
 
 def _story_swap_mark(w: Words, e: Entry, who: Who) -> str:
     a, b = e.targets
-    if e.seat is not None and _seat(a) == e.seat:
+    if e.seat is not None and a == Place.seat(e.seat):
         return w.t("{name}, the {role}, swapped marks with {other}.", other=w.who(b), **who)
     return w.t(
         "{name}, the {role}, swapped the marks of {a} and {b}.", a=w.who(a), b=w.who(b), **who

@@ -181,7 +181,7 @@ def following(game: Game, step: Step, seat: int, role: str, word: str) -> list[A
 def _word(game: Game, step: Step, seat: int) -> str:
     """The word the call's previous power picked (the Gremlin's "marks"), or ""."""
     last = game.tonight.last_pick.get((step.id, seat))
-    return last[0] if last is not None and last[1] < 0 else ""
+    return last.kind if last is not None and last.is_word else ""
 
 
 def _alone(game: Game, step: Step, seat: int, role: str) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from narrator.moderator import sides, votes
-from narrator.moderator.board import MoveError
+from narrator.moderator.board import MoveError, Place
 from narrator.moderator.log import Cause, Entry, Kind
 from narrator.rules.powers import Match, VoteRule
 
@@ -142,7 +142,7 @@ def accuse(game: Game, accusations: dict[int, int | None]) -> list[int]:
     )
     suspects = list(result.suspects)
     game.log.append(
-        Entry(game.night, "day", "", "suspects", None, tuple(f"seat:{i + 1}" for i in suspects))
+        Entry(game.night, "day", "", "suspects", None, tuple(Place.seat(i) for i in suspects))
     )
     game.day.suspects = suspects
     if result.dies is not None:
@@ -221,6 +221,6 @@ def _votes(game: Game, kind: Kind, ballot: dict[int, int | None]) -> None:
                 role="",
                 kind=kind,
                 seat=voter,
-                targets=(f"seat:{target + 1}",) if target is not None else (),
+                targets=(Place.seat(target),) if target is not None else (),
             )
         )

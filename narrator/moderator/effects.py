@@ -137,9 +137,9 @@ def see(game: Game, act: Act) -> None:
 def see_own(game: Game, act: Act) -> None:
     """The actor learns the card now in front of them (`of: mark`: their mark)."""
     if act.ability.of == "mark":
-        marks.look(game, act, (("seat", act.seat),))
+        marks.look(game, act, (Place.seat(act.seat),))
     else:
-        _look(game, act, (("seat", act.seat),))
+        _look(game, act, (Place.seat(act.seat),))
 
 
 @effect("know")
@@ -150,13 +150,13 @@ def know(game: Game, act: Act) -> None:
     assert match is not None  # the loader refuses a `know` without one
     if match.mark or match.artifact:  # who holds it now (the Lovers, Renfield)
         seen = [i for i, s in enumerate(game.seats) if s.alive and game.counts(i, match)]
-        others = [("seat", i) for i in seen if i != act.seat]
+        others = [Place.seat(i) for i in seen if i != act.seat]
         token = [match.mark or match.artifact]
         game.record(act.step, act.seat, "know", targets=others, cards=token, private=True)
         return
     asleep = [i for i in game.tokens.asleep if calls.answers(game, act.step, game.seats[i].acts_as)]
     others = [
-        ("seat", i)
+        Place.seat(i)
         for i, s in enumerate(game.seats)
         if i != act.seat
         and s.alive
@@ -166,8 +166,8 @@ def know(game: Game, act: Act) -> None:
     ]
     game.record(act.step, act.seat, "know", targets=others, private=True)
     if act.ability.mutual:  # those seen see the actor too (the Assassin, eyes open)
-        for _kind, i in others:
-            game.record(act.step, i, "know", targets=[("seat", act.seat)], private=True)
+        for seen_ in others:
+            game.record(act.step, seen_.index, "know", targets=[Place.seat(act.seat)], private=True)
 
 
 @effect("learn")
@@ -176,7 +176,7 @@ def learn(game: Game, act: Act) -> None:
     the player the day put to death) matches the question: a nod or a shake."""
     ability = act.ability
     if act.targets:
-        target: int | None = act.targets[0][1]
+        target: int | None = act.targets[0].index
     else:
         target = game.day.executed if ability.target == "executed" else None
     if target is None or ability.learn is None:
@@ -187,7 +187,7 @@ def learn(game: Game, act: Act) -> None:
         act.step,
         act.seat,
         "learn",
-        targets=[("seat", target)],
+        targets=[Place.seat(target)],
         private=True,
         why="yes" if yes else "no",
     )
@@ -230,9 +230,9 @@ def swap(game: Game, act: Act) -> None:
 def swap_own(game: Game, act: Act) -> None:
     """The actor's card and the picked one change places (`of: mark`: their marks)."""
     if act.ability.of == "mark":
-        marks.swap(game, act, ("seat", act.seat), act.target)
+        marks.swap(game, act, Place.seat(act.seat), act.target)
         return
-    exchange(game, ("seat", act.seat), act.target)
+    exchange(game, Place.seat(act.seat), act.target)
     game.record(act.step, act.seat, "swap_own", targets=act.targets, private=True)
 
 
@@ -244,7 +244,7 @@ def swap_last(game: Game, act: Act) -> None:
     if act.previous is None:
         return
     exchange(game, act.previous, act.target)
-    if act.target == ("seat", act.seat):
+    if act.target == Place.seat(act.seat):
         game.record(act.step, act.seat, "swap_own", targets=[act.previous], private=True)
     else:
         game.record(act.step, act.seat, "swap", targets=[act.previous, act.target], private=True)
@@ -253,19 +253,19 @@ def swap_last(game: Game, act: Act) -> None:
 @effect("rotate")
 def rotate(game: Game, act: Act) -> None:
     """Every other unshielded card moves one seat: `left` is the next seat clockwise."""
-    direction = act.target[0]
+    direction = act.target.kind
     ring = [i for i in range(len(game.seats)) if i != act.seat and i not in game.shielded]
     cards = [game.seats[i].card for i in ring]
     shift = 1 if direction == "left" else -1
     for j in range(len(ring)):
         game.seats[ring[(j + shift) % len(ring)]].card = cards[j]
-    game.record(act.step, act.seat, "rotate", targets=[(direction, -1)], private=True)
+    game.record(act.step, act.seat, "rotate", targets=[Place.word(direction)], private=True)
 
 
 @effect("shield")
 def shield(game: Game, act: Act) -> None:
     """Nobody may move or look at the picked player's card from now on."""
-    game.shielded.add(act.target[1])
+    game.shielded.add(act.target.index)
     game.record(act.step, act.seat, "shield", targets=act.targets, private=True)
 
 
@@ -288,7 +288,7 @@ def copy(game: Game, act: Act) -> None:
 
 
 def _at_dawn(game: Game, act: Act, word: DawnEffect) -> None:
-    game.tonight.dawn.append(Pending(word, act.target[1], act.ability.priority, act.seat))
+    game.tonight.dawn.append(Pending(word, act.target.index, act.ability.priority, act.seat))
     game.record(act.step, act.seat, word, targets=act.targets, private=True)
 
 
@@ -321,7 +321,7 @@ def answer(game: Game, act: Act) -> None:
     answers = act.ability.answers
     said = next((a for a in answers if game.matches(card, a.match)), None)
     index = answers.index(said) if said is not None else -1
-    game.record(act.step, act.target[1], "answer", targets=act.targets, why=str(index))
+    game.record(act.step, act.target.index, "answer", targets=act.targets, why=str(index))
     if said is not None and said.reveal:
         game.show(act.step, act.target)
 
@@ -340,7 +340,7 @@ def accuse(game: Game, act: Act) -> None:
         cards=[guess],
         why=str(right).lower(),
     )
-    game.show(act.step, act.target if right else ("seat", act.seat))
+    game.show(act.step, act.target if right else Place.seat(act.seat))
 
 
 @effect("hide")
@@ -353,15 +353,15 @@ def hide(game: Game, act: Act) -> None:
 @effect("disturb")
 def disturb(game: Game, act: Act) -> None:
     """The picked player loses this round's turn."""
-    game.rounds.disturbed.update(i for kind, i in act.targets if kind == "seat")
+    game.rounds.disturbed.update(p.index for p in act.targets if p.is_seat)
     game.record(act.step, act.seat, "disturb", targets=act.targets)
 
 
 @effect("capture")
 def capture(game: Game, act: Act) -> None:
     """The picked player (whose card was shown) is out of the game."""
-    for _kind, i in act.targets:
-        game.capture(act.step, i, by=act.seat)
+    for place in act.targets:
+        game.capture(act.step, place.index, by=act.seat)
 
 
 @effect("self_capture")

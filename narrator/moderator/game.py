@@ -33,7 +33,7 @@ from narrator.moderator import night as night_
 from narrator.moderator import rounds as rounds_
 from narrator.moderator import sides, wins
 from narrator.moderator import snapshot as snapshot_
-from narrator.moderator.board import Card, MoveError, Place, Prompt, Seat, Step, option_id
+from narrator.moderator.board import Card, MoveError, Place, Prompt, Seat, Step
 from narrator.moderator.day import Day
 from narrator.moderator.log import Cause, Entry, Kind
 from narrator.moderator.night import Tonight
@@ -200,26 +200,20 @@ class Game:
         self.drawn.append(value)
         return value
 
-    def option_id(self, target: Place) -> str:
-        return option_id(target)
-
     def card_at(self, target: Place) -> Card:
-        kind, index = target
-        return self.seats[index].card if kind == "seat" else self.centre[index]
+        return self.seats[target.index].card if target.is_seat else self.centre[target.index]
 
     def put(self, target: Place, card: Card) -> None:
-        kind, index = target
-        if kind == "seat":
-            self.seats[index].card = card
+        if target.is_seat:
+            self.seats[target.index].card = card
         else:
-            self.centre[index] = card
+            self.centre[target.index] = card
 
-    def describe(self, option: str) -> str:
-        """An option id in words, for error messages: a player's name, centre card K."""
-        kind, _, number = option.partition(":")
-        if kind == "seat" and number.isdigit() and 1 <= int(number) <= len(self.seats):
-            return self.seats[int(number) - 1].name
-        return f"centre card {number}" if kind == "centre" else repr(option)
+    def describe(self, place: Place) -> str:
+        """A place in words, for error messages: a player's name, centre card K."""
+        if place.is_seat and 0 <= place.index < len(self.seats):
+            return self.seats[place.index].name
+        return f"centre card {place.index + 1}" if place.is_centre else repr(place.kind)
 
     # -- writing the log -----------------------------------------------------------
 
@@ -243,7 +237,7 @@ class Game:
                 role=role,
                 kind=kind,
                 seat=seat,
-                targets=tuple(option_id(t) for t in targets),
+                targets=tuple(targets),
                 cards=tuple(cards),
                 to=seat if private else None,
                 why=str(why),
@@ -263,7 +257,7 @@ class Game:
                 role=card,
                 kind="death",
                 seat=seat,
-                targets=(f"seat:{by + 1}",) if by is not None else (),
+                targets=(Place.seat(by),) if by is not None else (),
                 cards=(card,),
                 why=str(cause),
             )
@@ -277,7 +271,7 @@ class Game:
     def capture(self, step: Step, seat: int, by: int) -> None:
         """`seat` is out of the game, alive (Secret Moon's capture)."""
         self.seats[seat].free = False
-        self.record(step, seat, "captured", targets=[("seat", by)])
+        self.record(step, seat, "captured", targets=[Place.seat(by)])
 
     # -- the night (night.py, effects.py, dawn.py) -----------------------------------
 
@@ -305,7 +299,7 @@ class Game:
         """The prompt of `ability` at `step` with `seats` (0-based) to choose among."""
         return night_.shape(self, step, ability, role, seats)
 
-    def act(self, step: Step, seat: int, choice: list[str]) -> list[Entry]:
+    def act(self, step: Step, seat: int, choice: Sequence[Place]) -> list[Entry]:
         """`seat` answers its prompt at `step`; returns what it learns (also logged)."""
         return night_.act(self, step, seat, choice)
 
@@ -322,7 +316,7 @@ class Game:
         """The call ends: a choice nobody made is nothing, or chance where it is owed."""
         night_.close_step(self, step)
 
-    def random_choice(self, prompt: Prompt) -> list[str]:
+    def random_choice(self, prompt: Prompt) -> list[Place]:
         """A legal answer drawn at random (what an idle phone's mandatory power does)."""
         return night_.random_choice(self, prompt)
 
@@ -371,6 +365,11 @@ class Game:
         """How many turns of this round have been played."""
         return len(rounds_.played(self))
 
+    def has_turn(self, seat: int) -> bool:
+        """Whether `seat` may still take a turn this round (in play, not disturbed,
+        not played): public, whatever their card."""
+        return rounds_.has_turn(self, seat)
+
     def begin_round(self) -> int:
         """The next round: what was hidden shows again, every turn is back."""
         return rounds_.begin(self)
@@ -386,9 +385,12 @@ class Game:
         """What `seat` may pick for the action `action_id` on their turn."""
         return rounds_.turn_prompt(self, seat, action_id)
 
-    def turn(self, seat: int, action_id: str, choice: list[str]) -> list[Entry]:
-        """`seat` takes the action `action_id` on their turn; returns what happened."""
-        return rounds_.turn(self, seat, action_id, choice)
+    def turn(
+        self, seat: int, action_id: str, choice: Sequence[Place], role: str | None = None
+    ) -> list[Entry]:
+        """`seat` takes the action `action_id` on their turn, on the places `choice`
+        (naming `role`, for an accusation); returns what happened."""
+        return rounds_.turn(self, seat, action_id, choice, role)
 
     # -- the end (wins.py) -------------------------------------------------------------
 

@@ -2,8 +2,11 @@
 
 Who acted, on whom, what they saw, what changed, why each player died. An entry
 with `to` set is private: only that seat may be shown it (its journal); the others
-are what the whole table may hear. Entries hold ids (`seat:N`, `centre:K`, role
-ids), never words: `words.py` says them in the game's language.
+are what the whole table may hear. Entries hold places and role ids, never words:
+`words.py` says them in the game's language. A target is a typed place
+(`board.Place`: a seat or centre card, 0-based); the entry's JSON (`to_dict`: the
+saved game, `narrator replay --format json`) writes it in its text form, `seat:N`,
+`centre:K` (1-based), as it always has.
 
 The kinds are a closed set (`Kind`), and so are the reasons a player leaves the
 game (`Cause`): a saved game holding anything else is refused as tampered.
@@ -11,9 +14,11 @@ game (`Cause`): a saved game holding anything else is refused as tampered.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal, cast, get_args
+
+from narrator.moderator.board import Place, parse_place, place_id
 
 Kind = Literal[
     # a call of the night (private to the actor unless said otherwise)
@@ -97,7 +102,7 @@ class Entry:
     role: str  # the role acted as (a death: the card the player held)
     kind: Kind
     seat: int | None  # 0-based: who acted, voted or died
-    targets: tuple[str, ...] = ()  # option ids: seat:N, centre:K (1-based)
+    targets: tuple[Place, ...] = ()  # seats and centre cards (0-based), or a word
     cards: tuple[str, ...] = ()  # role ids seen, copied, or held by the dead
     to: int | None = None  # private to this seat; None: the table's
     why: str = ""  # a death: a Cause; learn: yes/no; a turn: the action
@@ -108,10 +113,18 @@ class Entry:
         return Cause(self.why) if self.kind in ("death", "nobody_dies") else None
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["targets"] = list(self.targets)
-        data["cards"] = list(self.cards)
-        return data
+        """The entry as JSON data (saved with every change of a game: kept cheap)."""
+        return {
+            "night": self.night,
+            "step": self.step,
+            "role": self.role,
+            "kind": self.kind,
+            "seat": self.seat,
+            "targets": [place_id(t) for t in self.targets],
+            "cards": list(self.cards),
+            "to": self.to,
+            "why": self.why,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Entry:
@@ -133,7 +146,7 @@ class Entry:
             role=str(data["role"]),
             kind=cast(Kind, kind),
             seat=None if data["seat"] is None else int(data["seat"]),
-            targets=tuple(str(t) for t in data["targets"]),
+            targets=tuple(parse_place(str(t)) for t in data["targets"]),
             cards=tuple(str(c) for c in data["cards"]),
             to=None if data["to"] is None else int(data["to"]),
             why=str(why),

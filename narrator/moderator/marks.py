@@ -27,10 +27,10 @@ if TYPE_CHECKING:
 
 def look(game: Game, act: Act, places: tuple[Place, ...]) -> None:
     """The actor learns the marks in front of the players at `places` (none: "")."""
-    marks = [game.tokens.marks.get(seat, "") for _kind, seat in places]
+    marks = [game.tokens.marks.get(place.index, "") for place in places]
     for seat in act.actors:
         game.record(act.step, seat, "see_mark", targets=places, cards=marks, private=True)
-    own = places == (("seat", act.seat),)
+    own = places == (Place.seat(act.seat),)
     if own and marks[0] and not sides.token(game, marks[0]).wakes:
         game.tokens.asleep.add(act.seat)
 
@@ -38,9 +38,9 @@ def look(game: Game, act: Act, places: tuple[Place, ...]) -> None:
 def swap(game: Game, act: Act, a: Place, b: Place) -> None:
     """The marks in front of two players change places (a player with none gets none)."""
     marks = game.tokens.marks
-    first, second = marks.pop(a[1], None), marks.pop(b[1], None)
+    first, second = marks.pop(a.index, None), marks.pop(b.index, None)
     if second is not None:
-        marks[a[1]] = second
+        marks[a.index] = second
     if first is not None:
-        marks[b[1]] = first
+        marks[b.index] = first
     game.record(act.step, act.seat, "swap_mark", targets=[a, b], private=True)

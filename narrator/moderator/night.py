@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from narrator.moderator import effects
-from narrator.moderator.board import MoveError, Place, Prompt, Step, pick_words, place_of
+from narrator.moderator.board import MoveError, Place, Prompt, Step, pick_words
 from narrator.moderator.calls import abilities, actors, following, in_play, role_of, steps, use
 from narrator.moderator.dawn import DAWN_EFFECTS, Pending
 from narrator.moderator.effects import Act
@@ -46,8 +46,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class Tonight:
-    """What one night holds between its calls (not saved: a night cut off by a
-    restart is lost, and the table plays the next one)."""
+    """What one night holds between its calls (saved with the game, `snapshot.py`:
+    a night cut off by a restart goes on where it was)."""
 
     used: dict[int, set[str]] = field(default_factory=dict)  # seat -> "role.power" done
     copying: dict[int, str] = field(default_factory=dict)  # a copy acting at once: its role
@@ -84,7 +84,7 @@ def open_step(game: Game, step: Step) -> None:
                 game.chosen(), game.night, None, game.options
             )
             if here and any(p.struck for p in ability.picks):
-                hit = [("seat", i) for i in struck(game)]
+                hit = [Place.seat(i) for i in struck(game)]
                 game.record(step, seat, "struck", targets=hit, private=True)
 
 
@@ -143,7 +143,7 @@ def public_seats(game: Game, ability: Ability, seat: int, previous: Place | None
         and s.alive
         and s.free
         and related(among, seat, i, n)
-        and not (ability.apart and previous == ("seat", i))
+        and not (ability.apart and previous == Place.seat(i))
     ]
 
 
@@ -171,22 +171,22 @@ def _met(game: Game, seat: int, *, copied: bool) -> set[int]:
     one whose card it copied: what the player knows, as their journal says it."""
     kinds = ("know", "copy") if copied else ("know",)
     return {
-        int(t.partition(":")[2]) - 1
+        t.index
         for e in game.log
         if e.to == seat and e.night == game.night and e.kind in kinds
         for t in e.targets
-        if t.startswith("seat:")
+        if t.is_seat
     }
 
 
 def shape(game: Game, step: Step, ability: Ability, role: str, seats: Sequence[int]) -> Prompt:
     """The prompt of `ability` at `step` with `seats` (0-based) to choose among,
     then the centre's cards and the ability's named options."""
-    options = [f"seat:{i + 1}" for i in seats]
+    options = [Place.seat(i) for i in seats]
     if any(p.centre for p in ability.picks):
-        options += [f"centre:{k + 1}" for k in range(len(game.centre))]
+        options += [Place.centre(k) for k in range(len(game.centre))]
     for p in ability.picks:
-        options += list(p.named)
+        options += [Place.word(w) for w in p.named]
     sizes = [p.players + p.centre + (1 if p.named else 0) for p in ability.picks]
     return Prompt(
         step=step.id,
@@ -199,7 +199,7 @@ def shape(game: Game, step: Step, ability: Ability, role: str, seats: Sequence[i
     )
 
 
-def act(game: Game, step: Step, seat: int, choice: list[str]) -> list[Entry]:
+def act(game: Game, step: Step, seat: int, choice: Sequence[Place]) -> list[Entry]:
     """`seat` answers its prompt at `step`; returns what it learns (also logged)."""
     tonight = game.tonight
     asked = prompt(game, step, seat) or tonight.group_prompts.get((step.id, seat))
@@ -215,7 +215,7 @@ def act(game: Game, step: Step, seat: int, choice: list[str]) -> list[Entry]:
         picks = tonight.groups.setdefault((step.id, f"{asked.role}.{ability.id}"), {})
         picks.pop(seat, None)
         if picked:
-            picks[seat] = picked[0][1]
+            picks[seat] = picked[0].index
         game.record(step, seat, "pick" if picked else "nothing", targets=picked, private=True)
         return game.log[before:]
     if not picked:
@@ -227,11 +227,11 @@ def act(game: Game, step: Step, seat: int, choice: list[str]) -> list[Entry]:
     tonight.last_pick[(step.id, seat)] = picked[0]
     was = tonight.copying.get(seat)
     effects.apply(game, Act(step, seat, asked.role, ability, tuple(picked), previous))
-    if picked[0][1] < 0:  # a word: what follows it and picks nothing (the Oracle's yes)
-        for after in following(game, step, seat, asked.role, picked[0][0]):
+    if picked[0].is_word:  # a word: what follows it and picks nothing (the Oracle's yes)
+        for after in following(game, step, seat, asked.role, picked[0].kind):
             use(game, seat, asked.role, after)
             effects.apply(game, Act(step, seat, asked.role, after))
-    cards = [game.card_at(p).role for p in picked if p[1] >= 0]
+    cards = [game.card_at(p).role for p in picked if not p.is_word]
     if any(game.matches(card, m) for card in cards for m in ability.stop):
         for rest in game.abilities_of(asked.role):  # a look that ends the role's night
             if rest.picks:
@@ -288,14 +288,14 @@ def close_step(game: Game, step: Step) -> None:
                 step,
                 member,
                 "agreed" if target is not None else "disagreed",
-                targets=[("seat", target)] if target is not None else [],
+                targets=[Place.seat(target)] if target is not None else [],
                 private=True,
             )
         now = tuple(w for w in ability.effects if w in GROUP_NOW)
         if target is not None and now:
             group = tuple(i for i in members if role_of(game, step, i) == role)
             together = replace(ability, effects=now)
-            picked_ = (("seat", target),)
+            picked_ = (Place.seat(target),)
             effects.apply(game, Act(step, group[0], role, together, picked_, group=group))
         del tonight.groups[(step_id, key)]
     effects.close(game, step, here)
@@ -310,19 +310,19 @@ def _drawn_among_most(game: Game, picks: dict[int, int]) -> int:
     return int(game.chance(tied).partition(":")[2]) - 1
 
 
-def random_choice(game: Game, asked: Prompt) -> list[str]:
+def random_choice(game: Game, asked: Prompt) -> list[Place]:
     """A legal answer drawn at random (what an idle phone's mandatory power does)."""
-    seats = [o for o in asked.options if o.startswith("seat:")]
-    centre = [o for o in asked.options if o.startswith("centre:")]
+    seats = [o for o in asked.options if o.is_seat]
+    centres = [o for o in asked.options if o.is_centre]
     picks = [
-        p for p in asked.picks if p.named or (p.players <= len(seats) and p.centre <= len(centre))
+        p for p in asked.picks if p.named or (p.players <= len(seats) and p.centre <= len(centres))
     ]
     if not picks:
         return []  # nothing can be picked (every card shielded)
     pick = game.rng.choice(picks)
     if pick.named:
-        return [game.rng.choice(pick.named)]
-    return game.rng.sample(seats, pick.players) + game.rng.sample(centre, pick.centre)
+        return [Place.word(game.rng.choice(pick.named))]
+    return game.rng.sample(seats, pick.players) + game.rng.sample(centres, pick.centre)
 
 
 def struck(game: Game) -> list[int]:
@@ -353,7 +353,12 @@ def agreed(
 
 
 def targets(
-    game: Game, asked: Prompt, seat: int, choice: list[str], ability: Ability, verb: str = "choose"
+    game: Game,
+    asked: Prompt,
+    seat: int,
+    choice: Sequence[Place],
+    ability: Ability,
+    verb: str = "choose",
 ) -> list[Place]:
     """`choice` checked against the prompt (and the power's reserved targets, `only`,
     refused as `verb`: "capture"): the places picked, or a MoveError naming the
@@ -372,15 +377,15 @@ def targets(
     if not asked.fits(choice):
         ways = " or ".join(pick_words(p) for p in asked.picks)
         raise MoveError(f"{name} must choose {ways}")
-    places = [place_of(option) for option in choice]
+    places = list(choice)
     mine = game.seats[seat].card.identity
     for place in places:
-        if place[1] < 0:
+        if place.is_word:
             continue  # a word (left, right)
         card = game.card_at(place).identity
         for only in ability.only:
             if game.matches(card, only.target) and not game.matches(mine, only.by):
-                who = game.describe(game.option_id(place))
+                who = game.describe(place)
                 raise MoveError(f"{name} cannot {verb} {who}: only {_who(game, only.by)} may")
     return places
 

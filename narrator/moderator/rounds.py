@@ -9,6 +9,7 @@ The turns played this round are read from the log, so a restored game knows them
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -58,6 +59,14 @@ def played(game: Game) -> list[int]:
     ]
 
 
+def has_turn(game: Game, seat: int) -> bool:
+    """Whether `seat` may still take a turn this round, for the reasons everyone
+    knows: in play, not disturbed, not played yet (what their card may not do is
+    said only when they try)."""
+    who = game.seats[seat]
+    return who.alive and who.free and seat not in game.rounds.disturbed and seat not in played(game)
+
+
 def action(game: Game, action_id: str) -> Ability:
     for ability in game.ruleset.actions:
         if ability.id == action_id:
@@ -83,25 +92,23 @@ def turn_prompt(game: Game, seat: int, action_id: str) -> Prompt:
         raise MoveError(f"{who.name} cannot {action_id}: nobody may {action_id} in round {number}")
     needs_shown = "capture" in ability.effects
     own_too = any(p.players and not p.other for p in ability.picks)
-    options: list[str] = []
+    options: list[Place] = []
     if any(p.players for p in ability.picks):
         options += [
-            f"seat:{i + 1}"
+            Place.seat(i)
             for i, s in enumerate(game.seats)
             if (own_too or i != seat)
             and s.alive
             and s.free
-            and ("seat", i) not in game.rounds.hidden
-            and (not needs_shown or ("seat", i) in game.rounds.revealed)
+            and Place.seat(i) not in game.rounds.hidden
+            and (not needs_shown or Place.seat(i) in game.rounds.revealed)
         ]
     if any(p.centre for p in ability.picks):
         options += [
-            f"centre:{k + 1}"
+            Place.centre(k)
             for k in range(len(game.centre))
-            if ("centre", k) not in game.rounds.hidden
+            if Place.centre(k) not in game.rounds.hidden
         ]
-    if any(p.role for p in ability.picks):
-        options += [f"role:{r}" for r in game.ruleset.role_ids]
     sizes = [p.players + p.centre for p in ability.picks]
     return Prompt(
         step=f"r{number}",
@@ -111,27 +118,28 @@ def turn_prompt(game: Game, seat: int, action_id: str) -> Prompt:
         max=max(sizes, default=0),
         options=tuple(options),
         picks=ability.picks,
+        roles=game.ruleset.role_ids if any(p.role for p in ability.picks) else (),
     )
 
 
-def turn(game: Game, seat: int, action_id: str, choice: list[str]) -> list[Entry]:
-    """`seat` takes the action `action_id` on their turn; returns what happened
-    (what the actor alone learns is private to them; the rest the table sees)."""
+def turn(
+    game: Game, seat: int, action_id: str, choice: Sequence[Place], role: str | None = None
+) -> list[Entry]:
+    """`seat` takes the action `action_id` on their turn, on the places `choice`,
+    naming `role` (an accusation); returns what happened (what the actor alone learns
+    is private to them; the rest the table sees)."""
     asked = turn_prompt(game, seat, action_id)
     ability = action(game, action_id)
-    named = [c for c in choice if c.startswith("role:")]
-    picked = [c for c in choice if not c.startswith("role:")]
     name = game.seats[seat].name
-    for option in named:
-        if option not in asked.options:
-            raise MoveError(f"{name} named {option[5:]!r}, which is not a role of this game")
-    if any(p.role for p in ability.picks) and len(named) != 1:
+    if role is not None and role not in asked.roles:
+        raise MoveError(f"{name} named {role!r}, which is not a role of this game")
+    if any(p.role for p in ability.picks) and role is None:
         raise MoveError(f"{name} must name one role to {action_id}")
-    if not picked and ability.picks:
+    if not choice and ability.picks:
         raise MoveError(f"{name} must choose whom to {action_id}")
-    places = targets(game, asked, seat, picked, ability, action_id)
+    places = targets(game, asked, seat, choice, ability, action_id)
     step = Step(f"r{game.rounds.number}.{len(played(game)) + 1}", "", game.rounds.number)
-    roles = tuple(n[5:] for n in named)
+    roles = () if role is None else (role,)
     before = len(game.log)
     game.record(step, seat, "turn", targets=places, cards=roles, why=action_id)
     effects.apply(game, Act(step, seat, "", ability, tuple(places), named=roles))

@@ -28,8 +28,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from narrator.base.errors import NarratorError
-from narrator.moderator.board import MoveError, Prompt
+from narrator.moderator.board import MoveError, Place, Prompt, SeatIndex
 from narrator.moderator.game import Game
+from narrator.moderator.judges import EngineJudge
+from narrator.moderator.referee import Referee
 from narrator.moderator.support import unsupported_roles
 from narrator.moderator.words import Words
 from narrator.rules.model import Ruleset
@@ -102,11 +104,10 @@ def to_scenario(replay: Replay) -> dict[str, Any]:
     game = replay.game
     names = [s.name for s in game.seats]
 
-    def said(option: str) -> str:
-        if ":" not in option:
-            return option  # a named choice (left, right)
-        kind, _, number = option.partition(":")
-        return names[int(number) - 1] if kind == "seat" else f"centre {number}"
+    def said(place: Place) -> str:
+        if place.is_word:
+            return place.kind  # a named choice (left, right)
+        return names[place.index] if place.is_seat else f"centre {place.index + 1}"
 
     nights: list[dict[str, list[list[str]]]] = [{} for _ in range(game.night)]
     days: list[dict[str, dict[str, str | None]]] = [{} for _ in range(game.night)]
@@ -237,44 +238,43 @@ def run(data: dict[str, Any], ruleset_of: Callable[[str], Ruleset]) -> Replay:
         raise ScenarioError("'nights' and 'days' must be lists, one map per night or day")
     if ruleset.nights is not None and len(nights) > ruleset.nights:
         raise ScenarioError(f"{ruleset.id} has {ruleset.nights} night(s); the scenario gives more")
-    replay = Replay(game, lang, [], [str(c) for c in centre])
-    words = Words(game, lang)
-    over = False
-    for n, night in enumerate(nights, 1):
-        if over:
-            raise ScenarioError(f"night {n}: the game is already over; remove what follows")
-        before = len(game.log)
-        _night(game, n, night or {})
-        replay.said.extend(s for e in game.log[before:] if (s := words.dawn(e)))
-        if ruleset.nights is None:  # many nights: the night's deaths at dawn
-            before = len(game.log)
-            game.dawn()
-            _tell(game.log[before:], replay.said, words)
-            over = game.over("dawn") is not None
-        if n <= len(days) and not over:
-            if game.ruleset.outcome and game.ruleset.outcome.vote.kind == "accusation_ballot":
-                _trial(game, n, days[n - 1] or {}, replay.said, words)
-                over = game.over() is not None
-            else:
-                _day(game, n, days[n - 1] or {}, replay.said, words)
-        elif n <= len(days):
-            raise ScenarioError(f"day {n}: the game is already over; remove what follows")
     if len(days) > len(nights):
         raise ScenarioError(f"day {len(nights) + 1} comes before its night; add the night")
     rounds = data.get("rounds") or []
     if rounds and (not isinstance(rounds, list) or not ruleset.actions or ruleset.rounds is None):
         raise ScenarioError(f"{ruleset.id} has no rounds of turns; remove 'rounds'")
+    replay = Replay(game, lang, [], [str(c) for c in centre])
+    # The one referee walks the flow, as on the phones: the engine judges.
+    referee = Referee(ruleset.flow, EngineJudge(game), alive=[True] * len(players))
+    words = Words(game, lang)
+    for n, night in enumerate(nights, 1):
+        if referee.at("day"):
+            _day(referee, n - 1, {}, replay.said, words)  # a day not written: nobody voted
+        if referee.at("end"):
+            raise ScenarioError(f"night {n}: the game is already over; remove what follows")
+        _go_on(referee, f"night {n}")  # the cards are seen, or the verdict is said
+        before = len(game.log)
+        _night(game, n, night or {})
+        replay.said.extend(s for e in game.log[before:] if (s := words.dawn(e)))
+        before = len(game.log)
+        _go_on(referee, f"night {n}")  # the night is over: the dawn
+        _tell(game.log[before:], replay.said, words)
+        if n <= len(days):
+            if referee.at("end"):
+                raise ScenarioError(f"day {n}: the game is already over; remove what follows")
+            _day(referee, n, days[n - 1] or {}, replay.said, words)
     for r, turns in enumerate(rounds, 1):
-        if over:
+        if referee.at("end"):
             raise ScenarioError(f"round {r}: the game is already over; remove what follows")
         count = ruleset.rounds.count if ruleset.rounds else 0
         if r > count:
             raise ScenarioError(f"{ruleset.id} has {count} rounds; the scenario gives more")
-        over = _round(game, r, turns, replay.said, words)
-        if not over and r == count:
-            game.end_rounds()
-            _tell(game.log[-1:], replay.said, words)
-            over = True
+        _round(referee, r, turns, replay.said, words)
+        if not referee.at("end") and r == count:
+            before = len(game.log)
+            _go_on(referee, f"round {r}")  # the last round is over
+            _tell(game.log[before:], replay.said, words)
+    over = referee.at("end")
     if ruleset.nights is not None and not ruleset.actions:
         replay.said.extend(s for e in game.log if (s := words.story(e)))
         for i in range(len(game.seats)):
@@ -285,6 +285,13 @@ def run(data: dict[str, Any], ruleset_of: Callable[[str], Ruleset]) -> Replay:
     else:
         replay.said.append(words.winners(game.winners()[0]))
     return replay
+
+
+def _go_on(referee: Referee, where: str) -> None:
+    try:
+        referee.go_on()
+    except MoveError as exc:
+        raise ScenarioError(f"{where}: {exc}") from None
 
 
 def _text(data: dict[str, Any], key: str) -> str:
@@ -313,7 +320,7 @@ def _options(ruleset: Ruleset, raw: Any) -> frozenset[str]:
 def _night(game: Game, n: int, raw: Any) -> None:
     if not isinstance(raw, dict):
         raise ScenarioError(f"night {n}: give a map of player -> choices")
-    queues: dict[int, list[list[str]]] = {}
+    queues: dict[int, list[list[Place]]] = {}
     for name, choices in raw.items():
         seat = _seat(game, name, f"night {n}")
         queues[seat] = _calls(game, name, choices, f"night {n}")
@@ -352,7 +359,7 @@ def _ways(prompt: Prompt) -> str:
     return " or ".join(parts)
 
 
-def _calls(game: Game, name: str, raw: Any, where: str) -> list[list[str]]:
+def _calls(game: Game, name: str, raw: Any, where: str) -> list[list[Place]]:
     if not isinstance(raw, list):
         raise ScenarioError(f"{where}: {name}'s choices must be a list ([] for nothing)")
     calls = raw if raw and all(isinstance(c, list) for c in raw) else [raw]
@@ -365,13 +372,15 @@ def _calls(game: Game, name: str, raw: Any, where: str) -> list[list[str]]:
     return out
 
 
-def _option(game: Game, text: str, where: str) -> str:
+def _option(game: Game, text: str, where: str) -> Place:
+    """A choice as the scenario writes it: a player's name, `centre N` (1-based), or
+    a word a power offers by name."""
     words = text.split()
     if len(words) == 2 and words[0] in ("centre", "center") and words[1].isdigit():
         k = int(words[1])
         if not 1 <= k <= len(game.centre):
             raise ScenarioError(f"{where}: there is no {text}; the centre has {len(game.centre)}")
-        return f"centre:{k}"
+        return Place.centre(k - 1)
     named = {
         word
         for role in game.ruleset.roles
@@ -380,8 +389,8 @@ def _option(game: Game, text: str, where: str) -> str:
         for word in pick.named
     }
     if text in named and text not in [s.name for s in game.seats]:
-        return text
-    return f"seat:{_seat(game, text, where) + 1}"
+        return Place.word(text)
+    return Place.seat(_seat(game, text, where))
 
 
 def _seat(game: Game, name: Any, where: str) -> int:
@@ -391,12 +400,14 @@ def _seat(game: Game, name: Any, where: str) -> int:
     raise ScenarioError(f"{where}: '{name}' is not one of the players")
 
 
-def _round(game: Game, r: int, raw: Any, said: list[str], words: Words) -> bool:
-    """A round of turns: [{player: [action, choice..., role]}, ...], in turn order.
-    Returns whether the game ended."""
+def _round(referee: Referee, r: int, raw: Any, said: list[str], words: Words) -> None:
+    """A round of turns: [{player: [action, choice..., role]}, ...], in turn order
+    (the referee begins the first round as the day begins, the next on going on)."""
+    game = words.game
     if not isinstance(raw, list):
         raise ScenarioError(f"round {r}: give a list of turns, each {{player: [action, ...]}}")
-    game.begin_round()
+    if r > 1:
+        _go_on(referee, f"round {r}")
     for k, turn in enumerate(raw, 1):
         where = f"round {r}, turn {k}"
         if not isinstance(turn, dict) or len(turn) != 1:
@@ -407,23 +418,18 @@ def _round(game: Game, r: int, raw: Any, said: list[str], words: Words) -> bool:
             raise ScenarioError(f"{where}: {name}'s turn must be [action, choice...]")
         action, *rest = what
         names = [s.name for s in game.seats]
-        choice = [
-            f"role:{w}"
-            if w in game.ruleset.role_ids and w not in names
-            else _option(game, w, where)
-            for w in rest
-        ]
+        roles = [w for w in rest if w in game.ruleset.role_ids and w not in names]
+        choice = [_option(game, w, where) for w in rest if w not in roles]
+        if len(roles) > 1:
+            raise ScenarioError(f"{where}: {name} must name one role to {action}")
         before = len(game.log)
         try:
-            game.turn(seat, action, choice)
+            referee.turn(SeatIndex(seat), action, choice, roles[0] if roles else None)
         except MoveError as exc:
             raise ScenarioError(f"{where}: {exc}") from None
         _tell(game.log[before:], said, words)
-        if game.over() is not None:
-            if k < len(raw):
-                raise ScenarioError(f"{where}: the game is over; remove the turns that follow")
-            return True
-    return False
+        if referee.at("end") and k < len(raw):
+            raise ScenarioError(f"{where}: the game is over; remove the turns that follow")
 
 
 def _tell(entries: list[Any], said: list[str], words: Words) -> None:
@@ -439,47 +445,49 @@ def _tell(entries: list[Any], said: list[str], words: Words) -> None:
             said.append(line)
 
 
-def _trial(game: Game, n: int, raw: Any, said: list[str], words: Words) -> None:
-    """A day of accusation and ballot: {accuse: {name: name}, ballot: {name: name}}."""
-    if not isinstance(raw, dict) or set(raw) - {"accuse", "ballot"}:
-        raise ScenarioError(f"day {n}: give {{accuse: {{player: player}}, ballot: {{...}}}}")
-    rounds = {}
-    for key in ("accuse", "ballot"):
-        given = raw.get(key) or {}
-        if not isinstance(given, dict):
-            raise ScenarioError(f"day {n}: '{key}' must map each player to the one they name")
-        rounds[key] = {
-            _seat(game, voter, f"day {n}"): None
-            if target is None
-            else _seat(game, target, f"day {n}, {voter}'s {key}")
-            for voter, target in given.items()
-        }
+def _day(referee: Referee, n: int, raw: Any, said: list[str], words: Words) -> None:
+    """Day `n`, as the flow has it: a trial ({accuse: {name: name}, ballot: {...}})
+    or everyone's vote at once ({vote: {name: name}}); a name's null abstains."""
+    game = words.game
     before = len(game.log)
+    _go_on(referee, f"day {n}")  # the day's talk is over: the vote opens
     try:
-        game.accuse(rounds["accuse"])
-        game.ballot(rounds["ballot"])
+        if referee.at("accusation"):
+            accuse, ballot = _rounds(game, n, raw, ("accuse", "ballot"))
+            referee.cast(accuse)
+            if referee.at("defence"):
+                referee.go_on()  # the defence is over: the ballot, if anyone may vote
+            if referee.at("ballot"):
+                referee.cast(ballot)
+            elif any(t is not None for t in ballot.values()):
+                raise MoveError("there is no ballot today: nobody is a suspect")
+        elif referee.at("vote"):
+            (vote,) = _rounds(game, n, raw, ("vote",))
+            referee.cast(vote)
     except MoveError as exc:
         raise ScenarioError(f"day {n}: {exc}") from None
     _tell(game.log[before:], said, words)
 
 
-def _day(game: Game, n: int, raw: Any, said: list[str], words: Words) -> None:
-    if not isinstance(raw, dict) or set(raw) - {"vote"}:
-        raise ScenarioError(f"day {n}: give {{vote: {{player: player}}}}")
-    votes_raw = raw.get("vote") or {}
-    if not isinstance(votes_raw, dict):
-        raise ScenarioError(f"day {n}: 'vote' must map each voter to the player they vote for")
-    votes: dict[int, int | None] = {}
-    for voter, target in votes_raw.items():
-        seat = _seat(game, voter, f"day {n}")
-        votes[seat] = None if target is None else _seat(game, target, f"day {n}, {voter}'s vote")
-    before = len(game.log)
-    try:
-        game.vote(votes)
-    except MoveError as exc:
-        raise ScenarioError(f"day {n}: {exc}") from None
-    for e in game.log[before:]:
-        if e.kind == "death":
-            said.append(words.death(e))
-        elif e.kind in ("nobody_dies", "turned", "spared"):
-            said.append(words.public(e) or "")
+def _rounds(
+    game: Game, n: int, raw: Any, keys: tuple[str, ...]
+) -> list[dict[SeatIndex, SeatIndex | None]]:
+    """The day's rounds of votes as written: each voter's name -> the name they
+    name (null: they abstain)."""
+    if not isinstance(raw, dict) or set(raw) - set(keys):
+        shape = ", ".join(f"{k}: {{player: player}}" for k in keys)
+        raise ScenarioError(f"day {n}: give {{{shape}}}")
+    out = []
+    for key in keys:
+        given = raw.get(key) or {}
+        if not isinstance(given, dict):
+            raise ScenarioError(f"day {n}: '{key}' must map each player to the one they name")
+        out.append(
+            {
+                SeatIndex(_seat(game, voter, f"day {n}")): None
+                if target is None
+                else SeatIndex(_seat(game, target, f"day {n}, {voter}'s {key}"))
+                for voter, target in given.items()
+            }
+        )
+    return out

@@ -2,9 +2,11 @@
 
 What the table keeps of the engine in its sealed save. The format is the one saved
 games already hold (the keys below); a game saved before the log had one kind for
-"nobody died" reads as today's (`Entry.from_dict`). What a night's open call holds
--- its picks, its pending dawn -- is not kept: a night cut off by a restart is lost,
-and the table plays the next one. The turns of a round are read back from the log.
+"nobody died" reads as today's (`Entry.from_dict`). The night being played is kept
+too (`tonight`: which powers each seat has used, a copy acting at once, the call's
+last pick, a group's picks and prompts, what waits for dawn), so a night cut off by
+a restart goes on where it was; a game saved before it was kept reads with an empty
+one. The turns of a round are read back from the log.
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from narrator.moderator.board import Card, Place, Seat
+from narrator.moderator.board import Card, Place, Prompt, Seat, parse_place, place_id
+from narrator.moderator.dawn import DAWN_EFFECTS, Pending
 from narrator.moderator.day import Day
 from narrator.moderator.log import Entry
+from narrator.moderator.night import Tonight
 from narrator.moderator.rounds import Rounds
 from narrator.moderator.sides import Tokens
 from narrator.rules.model import Ruleset
@@ -48,8 +52,8 @@ def snapshot(game: Game) -> dict[str, Any]:
         "last_arrested": day.last_arrested,
         "suspects": list(day.suspects),
         "round": rounds.number,
-        "revealed": sorted(rounds.revealed),
-        "hidden": sorted(rounds.hidden),
+        "revealed": [[p.kind, p.index] for p in sorted(rounds.revealed)],
+        "hidden": [[p.kind, p.index] for p in sorted(rounds.hidden)],
         "disturbed": sorted(rounds.disturbed),
         "rounds_over": rounds.over,
         "spent": sorted([seat, key] for seat, key in game.spent),
@@ -61,6 +65,34 @@ def snapshot(game: Game) -> dict[str, Any]:
         "drawn": list(game.drawn),
         "seed": game.seed,
         "log": [e.to_dict() for e in game.log],
+        "tonight": _tonight(game.tonight),
+    }
+
+
+def _prompt(prompt: Prompt) -> dict[str, Any]:
+    return {
+        "step": prompt.step,
+        "ability": prompt.ability,
+        "role": prompt.role,
+        "min": prompt.min,
+        "max": prompt.max,
+        "options": [place_id(o) for o in prompt.options],
+    }
+
+
+def _tonight(t: Tonight) -> dict[str, Any]:
+    return {
+        "used": sorted([seat, sorted(keys)] for seat, keys in t.used.items()),
+        "copying": sorted([seat, role] for seat, role in t.copying.items()),
+        "last_pick": sorted([step, seat, place_id(p)] for (step, seat), p in t.last_pick.items()),
+        "groups": sorted(
+            [step, key, sorted([m, p] for m, p in picks.items())]
+            for (step, key), picks in t.groups.items()
+        ),
+        "group_prompts": [
+            [step, seat, _prompt(p)] for (step, seat), p in sorted(t.group_prompts.items())
+        ],
+        "dawn": [[p.effect, p.target, p.priority, p.by] for p in t.dawn],
     }
 
 
@@ -115,11 +147,48 @@ def restore(
         kind, index = value
         if kind not in ("seat", "centre"):
             raise ValueError(f"{kind!r} is not a place")
-        return (str(kind), int(index))
+        return Place(str(kind), int(index))
 
     def maybe(value: Any) -> int | None:
         return None if value is None else seat_no(value)
 
+    def prompt(d: dict[str, Any]) -> Prompt:
+        ability = next((a for a in abilities(role(d["role"])) if a.id == str(d["ability"])), None)
+        if ability is None:
+            raise KeyError(f"{d['role']!r} has no power {d['ability']!r}")
+        return Prompt(
+            step=str(d["step"]),
+            ability=ability.id,
+            role=str(d["role"]),
+            min=int(d["min"]),
+            max=int(d["max"]),
+            options=tuple(parse_place(str(o)) for o in d["options"]),
+            picks=ability.picks,
+        )
+
+    def abilities(role_id: str) -> tuple[Any, ...]:
+        powers = ruleset.role(role_id).powers
+        return powers.abilities if powers else ()
+
+    def pending(effect: Any, target: Any, priority: Any, by: Any) -> Pending:
+        if effect not in DAWN_EFFECTS:
+            raise ValueError(f"{effect!r} does not wait for dawn")
+        return Pending(effect, seat_no(target), int(priority), maybe(by))
+
+    t = data.get("tonight") or {}  # a game saved before the night was kept: empty
+    tonight = Tonight(
+        used={seat_no(i): {str(k) for k in keys} for i, keys in t.get("used", [])},
+        copying={seat_no(i): role(r) for i, r in t.get("copying", [])},
+        last_pick={
+            (str(st), seat_no(i)): parse_place(str(p)) for st, i, p in t.get("last_pick", [])
+        },
+        groups={
+            (str(st), str(key)): {seat_no(m): seat_no(p) for m, p in picks}
+            for st, key, picks in t.get("groups", [])
+        },
+        group_prompts={(str(st), seat_no(i)): prompt(p) for st, i, p in t.get("group_prompts", [])},
+        dawn=[pending(*p) for p in t.get("dawn", [])],
+    )
     seats = [
         Seat(
             str(d["name"]),
@@ -142,6 +211,7 @@ def restore(
         dead_order=[seat_no(i) for i in data["dead_order"]],
         shielded={seat_no(i) for i in data["shielded"]},
         spent={(seat_no(i), str(key)) for i, key in data.get("spent", [])},
+        tonight=tonight,
         day=Day(
             tombstone=maybe(data["tombstone"]),
             executed=maybe(data["executed"]),

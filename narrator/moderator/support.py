@@ -4,7 +4,7 @@ game that needs the engine -- a phone-dealt table, a replay -- refuses it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from narrator.rules.model import Ruleset
 from narrator.rules.powers import NONE as _NONE
@@ -29,6 +29,21 @@ def unsupported_roles(ruleset: Ruleset, roles: Iterable[str]) -> str:
         f"the engine cannot run {', '.join(missing)} of {name} yet (no 'does' in the "
         "ruleset); take them out of the deck, or play with physical cards and the voice"
     )
+
+
+def flags(ruleset: Ruleset, chosen: Mapping[str, object] | None = None) -> frozenset[str]:
+    """The ruleset's on/off options that are on: those `chosen` on (a scenario's
+    `options`), else by their default -- as the voice's script says them (One Night's
+    lone wolf peeks at a centre card unless the table turned it off)."""
+    chosen = chosen or {}
+    on = set()
+    for option in ruleset.options:
+        if option.kind != "flag":
+            continue
+        value = chosen.get(option.id, option.default)
+        if value is True or (not isinstance(value, bool) and value):
+            on.add(option.id)
+    return frozenset(on)
 
 
 def runnable_roles(ruleset: Ruleset) -> list[str]:

@@ -16,7 +16,12 @@ A vote maps the voter's seat to the target's; a voter who did not vote is absent
   votes dies, a tie nobody).
 - The ballot: the suspect with the most votes dies; a tie goes to the one nearer the
   reference (the Tombstone clockwise, or the last player arrested either way), or to
-  nobody when the rule's `tie` is `nobody`.
+  nobody when the rule's `tie` is `nobody`. Only a suspect who took votes can die:
+  the seeds put to death «chi ha preso più voti» (Lupus, seed 003; Mafia, seed 001:
+  «Chi dei due ha preso più voti viene assassinato»), so a ballot where nobody voted
+  -- nobody may (Mafia's Prisoners and Ghosts «non possono votare chi deve essere
+  assassinato»), or the phones' window closed on no vote -- kills nobody, and a sole
+  suspect is put to death only by a vote against them.
 - One Night's simultaneous vote (`count`): the most votes die, every one tied,
   nobody under `min_votes` -- with the `Modifiers` the cards bring, which the engine
   reads on the players' cards and tokens (a table of physical cards knows none, and
@@ -152,8 +157,8 @@ def verdict(
         return (-counts.get(s, 0), distance(rule, s, reference, seats))
 
     ranked = sorted(suspects, key=order)
-    if not ranked:
-        return None
+    if not ranked or not counts.get(ranked[0]):
+        return None  # nobody took a vote (nobody voted, or nobody could): nobody dies
     if (
         rule.tie == "nobody"
         and len(ranked) > 1

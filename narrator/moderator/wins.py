@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from narrator.moderator import sides
+from narrator.moderator.board import Place
 from narrator.moderator.sides import reached
 from narrator.rules.powers import Match, Predicate
 
@@ -68,8 +69,10 @@ def holds(
         return bool(living) and all(any(game.counts(i, m) for m in p.only_alive) for i in living)
     if p.captured is not None:
         return any_of([i for i in seats if not game.seats[i].free], p.captured)
+    if p.free is not None:
+        return any_of([i for i in seats if game.seats[i].alive and game.seats[i].free], p.free)
     if p.revealed is not None:
-        shown = [t for t in game.rounds.revealed if seat is None or t == ("seat", seat)]
+        shown = [t for t in game.rounds.revealed if seat is None or t == Place.seat(seat)]
         return any(game.matches(game.card_at(t).identity, p.revealed) for t in shown)
     if p.nobody_alive:
         return not living
@@ -119,7 +122,7 @@ def _votes(game: Game) -> dict[int, int]:
         if e.kind == "vote" and e.seat is not None:
             cast.pop(e.seat, None)
             if e.targets:
-                cast[e.seat] = int(e.targets[0].partition(":")[2]) - 1
+                cast[e.seat] = e.targets[0].index
     return cast
 
 

@@ -15,6 +15,7 @@ from functools import reduce
 
 from narrator.i18n import N_, gettext
 from narrator.moderator import sides
+from narrator.moderator.board import Place
 from narrator.moderator.game import Game
 from narrator.moderator.log import Cause, Entry
 
@@ -41,14 +42,13 @@ class Words:
         """A mark's name, or that there was none."""
         return self.token(token_id) if token_id else self.t("no mark")
 
-    def who(self, option: str) -> str:
-        """An option in words: a player's name, a centre card, or a named word."""
-        kind, _, number = option.partition(":")
-        if kind == "seat":
-            return self.game.seats[int(number) - 1].name
-        if not number:
-            return self.t(kind)  # a word a power offers by name (left, yes)
-        return self.t("centre card {k}", k=number)
+    def who(self, place: Place) -> str:
+        """A place in words: the player's name, "centre card 2", or the word (left, yes)."""
+        if place.is_seat:
+            return self.game.seats[place.index].name
+        if place.is_centre:
+            return self.t("centre card {k}", k=place.index + 1)
+        return self.t(place.kind)
 
     def name(self, seat: int | None) -> str:
         return self.game.seats[seat].name if seat is not None else ""
@@ -74,7 +74,7 @@ class Words:
 
     def own(self, e: Entry) -> bool:
         """The entry is about the actor's own card."""
-        return e.seat is not None and e.targets == (f"seat:{e.seat + 1}",)
+        return e.seat is not None and e.targets == (Place.seat(e.seat),)
 
     # -- a player's journal (private) ----------------------------------------------
 
@@ -111,10 +111,10 @@ class Words:
         """What the table finds at dawn from the night: a card face up, a shield."""
         if e.kind in DAWN:
             return DAWN[e.kind](self, e)
-        if e.kind == "reveal" and e.targets[0].startswith("centre:"):
+        if e.kind == "reveal" and e.targets[0].is_centre:
             return self.t(
                 "Centre card {k} lies face up: the {card}.",
-                k=e.targets[0].partition(":")[2],
+                k=e.targets[0].index + 1,
                 card=self.role(e.cards[0]),
             )
         if e.kind == "reveal":
@@ -155,10 +155,10 @@ class Words:
                         .format(name=self.who(e.targets[0]))
                     )
             return None
-        if e.kind == "shown" and e.targets[0].startswith("centre:"):
+        if e.kind == "shown" and e.targets[0].is_centre:
             return self.t(
                 "Centre card {k} is turned face up: the {card}.",
-                k=e.targets[0].partition(":")[2],
+                k=e.targets[0].index + 1,
                 card=self.role(e.cards[0]),
             )
         if e.kind == "shown":
@@ -300,13 +300,13 @@ def _swap(w: Words, e: Entry) -> str:
 
 
 def _swap_own(w: Words, e: Entry) -> str:
-    if e.targets[0].startswith("centre:"):
+    if e.targets[0].is_centre:
         return w.t("you swapped your card with {card}.", card=w.who(e.targets[0]))
     return w.t("you swapped your card with {who}'s.", who=w.who(e.targets[0]))
 
 
 def _copy(w: Words, e: Entry) -> str:
-    if e.targets[0].startswith("centre:"):
+    if e.targets[0].is_centre:
         return w.t(
             "you looked at {card}: you are now the {role}.",
             card=w.who(e.targets[0]),
@@ -411,7 +411,7 @@ PRIVATE: dict[str, Callable[[Words, Entry], str]] = {
     "arrest": _one(N_("you chose {who} to arrest.")),
     "kill": _one(N_("you chose {who} to die.")),
     "rotate": lambda w, e: w.t(
-        "you moved every other card one place to the {direction}.", direction=w.t(e.targets[0])
+        "you moved every other card one place to the {direction}.", direction=w.who(e.targets[0])
     ),
     "become": lambda w, e: w.t("you are now the {card}.", card=w.role(e.cards[0])),
     "ally": _ally,
@@ -442,7 +442,7 @@ def _story_swap(w: Words, e: Entry, who: Who) -> str:
 
 
 def _story_swap_own(w: Words, e: Entry, who: Who) -> str:
-    if e.targets[0].startswith("centre:"):
+    if e.targets[0].is_centre:
         card = w.who(e.targets[0])
         return w.t("{name}, the {role}, swapped their card with {card}.", card=card, **who)
     other = w.who(e.targets[0])
@@ -457,13 +457,13 @@ def _story_shield(w: Words, e: Entry, who: Who) -> str:
 def _story_rotate(w: Words, e: Entry, who: Who) -> str:
     return w.t(
         "{name}, the {role}, moved every other card one place to the {direction}.",
-        direction=w.t(e.targets[0]),
+        direction=w.who(e.targets[0]),
         **who,
     )
 
 
 def _story_copy(w: Words, e: Entry, who: Who) -> str:
-    if e.targets[0].startswith("centre:"):
+    if e.targets[0].is_centre:
         return w.t(
             "{name}, the {role}, looked at {card} and became the {copied}.",
             card=w.who(e.targets[0]),
@@ -479,7 +479,7 @@ def _story_copy(w: Words, e: Entry, who: Who) -> str:
 
 
 def _story_artifact(w: Words, e: Entry, who: Who) -> str:
-    seat = int(e.targets[0].partition(":")[2]) - 1
+    seat = e.targets[0].index
     artifact = w.token(w.game.tokens.artifacts[seat])
     if w.own(e):
         return w.t(

@@ -82,7 +82,7 @@ def check_powers(ruleset: Ruleset) -> None:
 
     def walk(p: Predicate, line: int) -> None:
         for m in (
-            p.dead, p.held, p.dead_other, p.alive, p.captured, p.revealed, p.voted,
+            p.dead, p.held, p.dead_other, p.alive, p.captured, p.free, p.revealed, p.voted,
             *(p.parity or ()), *p.only_alive, *(p.all_voted or ()),
         ):  # fmt: skip
             check(m, line, "a win rule")

@@ -1,8 +1,9 @@
 """What happens after the night, as data: the game's phases, read once from the ruleset.
 
-Three drivers walk a game past its night: the phones' table, `narrator replay` and
-the app's spoken day. Each used to write the flow itself (and chose "trial or vote"
-from a different key); they now read it here. `build_flow(ruleset)` makes it from
+The game past its night is walked in one place, the engine's referee
+(`moderator/referee.py`), for the phones' table and for `narrator replay`; the app's
+spoken day says each phase's `says`. (Each used to write the flow itself, and chose
+"trial or vote" from a different key.) `build_flow(ruleset)` makes it from
 the ruleset's `day:`, `outcome: vote:`, `rounds:`, `actions:` and `nights:` (every
 `Ruleset` carries its own, `ruleset.flow`); `check.check_flow` refuses, in one line
 with file:line, a ruleset whose parts would make two drivers disagree.
@@ -30,7 +31,7 @@ The API, for a consumer:
     script.day_timer(ruleset, plan, phase.name)   # its Timer step as the day script
                                                   # runs it (first-day length, warnings)
 
-A driver (the phones' table after its lobby and cards, `narrator replay`) walks it so:
+The referee walks it so (the phones' table and `narrator replay` drive it):
 
     name, night = "night", 1
     while name is not None:                      # None: after "end"
@@ -102,7 +103,8 @@ class DayVote:
     counted: VoteRule
     # the ruleset says how it is counted (`outcome: vote:`); False: `counted` holds the
     # defaults of its kind, and a driver may count by its own (the phones' table counts
-    # One Night's vote with physical cards by the seed's two votes, `table.votes`)
+    # One Night's vote with physical cards by the seed's two votes, the referee's
+    # `judges.PhysicalJudge`)
     stated: bool = True
 
     @property

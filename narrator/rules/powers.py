@@ -350,6 +350,9 @@ class Predicate:
     # Blob's body, the Mortician's neighbours)
     reach_dead: bool = False
     captured: Match | None = None  # a captured player's card matches (Secret Moon)
+    # a player in play -- alive, neither arrested nor captured -- has a matching card
+    # (Mafia: the infiltrators' aim is every mafioso arrested)
+    free: Match | None = None
     revealed: Match | None = None  # a card shown to everyone matches, a centre card too
     all: tuple[Predicate, ...] = ()
     any: tuple[Predicate, ...] = ()

@@ -27,8 +27,9 @@ from narrator.rules.reader import line_of_value
 
 _PREDICATES = (
     "dead", "held", "dead_other", "alive", "parity", "only_alive", "nobody_dead",
-    "nobody_alive", "captured", "revealed", "all", "any", "not", "self_dead", "self_alive",
-    "won", "ally_won", "self_mates", "mate_dead", "epic", "voted", "all_voted", "reach_dead",
+    "nobody_alive", "captured", "free", "revealed", "all", "any", "not", "self_dead",
+    "self_alive", "won", "ally_won", "self_mates", "mate_dead", "epic", "voted", "all_voted",
+    "reach_dead",
 )  # fmt: skip
 # The predicates about a seat rule's own player, or the team rules' result: only in
 # `outcome: seats:`.
@@ -330,6 +331,8 @@ def predicate(
         return Predicate(held=found)
     if key == "captured":
         return Predicate(captured=found)
+    if key == "free":
+        return Predicate(free=found)
     if key == "revealed":
         return Predicate(revealed=found)
     if key == "alive":

@@ -53,11 +53,11 @@ if TYPE_CHECKING:
     from narrator.session.engine import Playing as Playing
     from narrator.session.engine import SilentEngine as SilentEngine
     from narrator.session.engine import SilentPlayback as SilentPlayback
+    from narrator.session.events import PhaseEvent as PhaseEvent
+    from narrator.session.events import PhaseState as PhaseState
+    from narrator.session.events import PhaseStatus as PhaseStatus
     from narrator.session.game import Game as Game
-    from narrator.session.phase import PhaseEvent as PhaseEvent
     from narrator.session.phase import PhaseRunner as PhaseRunner
-    from narrator.session.phase import PhaseState as PhaseState
-    from narrator.session.phase import PhaseStatus as PhaseStatus
     from narrator.session.session import Session as Session
 
 # Loaded when first asked for, like `narrator.rules`: the app's first frame
@@ -76,7 +76,8 @@ __getattr__, __all__ = lazy_exports(
             "SilentPlayback",
         ),
         "game": ("Game",),
-        "phase": ("PhaseEvent", "PhaseRunner", "PhaseState", "PhaseStatus"),
+        "events": ("PhaseEvent", "PhaseState", "PhaseStatus"),
+        "phase": ("PhaseRunner",),
         "session": ("Session",),
     },
 )

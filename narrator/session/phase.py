@@ -28,19 +28,24 @@ ends, when it is stopped, when it fails, and when the runner is closed.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import threading
 from collections import deque
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
-from typing import Any, Literal
+from dataclasses import dataclass, replace
 
 from narrator.script import Say, Script, Timer
-from narrator.script.model import Phase
 from narrator.script.render_text import estimate_seconds
 from narrator.session.clock import Clock
 from narrator.session.engine import NightEngine, Playing
+from narrator.session.events import (
+    EventKind,
+    Listener,
+    Listeners,
+    PhaseEvent,
+    PhaseState,
+    PhaseStatus,
+)
 from narrator.session.segments import (
     Countdown,
     Segment,
@@ -49,75 +54,9 @@ from narrator.session.segments import (
     segments,
 )
 
-PhaseStatus = Literal["ready", "running", "paused", "failed", "finished", "stopped"]
-EventKind = Literal[
-    "opened",  # the runner exists; nothing plays yet
-    "started",
-    "segment",  # a new segment (speech, timer or wait) began
-    "step",  # the playback reached another step of the script
-    "paused",
-    "resumed",
-    "adjusted",  # the running timer was lengthened or shortened
-    "warning",  # a timer warning is being spoken (`text`)
-    "failed",  # the phase cannot go on (`text`: why, in one line)
-    "retried",
-    "finished",  # the script was heard to the end
-    "stopped",
-    "notice",  # something the table should know that does not stop the phase (`text`)
-]
-Listener = Callable[["PhaseEvent"], None]
 POLL = 0.02  # seconds between the driver's looks at the playback and the clock
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class PhaseState:
-    """Everything a front end shows, as plain values (`to_dict()` is JSON-ready)."""
-
-    phase: Phase
-    night: int
-    status: PhaseStatus
-    segment: int  # -1 before the start; `segments` once done
-    segments: int
-    kind: SegmentKind | None  # of the current segment
-    step: int | None  # index in the script of the step heard (or shown) now
-    countdown: float | None  # seconds left on the running timer
-    countdown_length: float | None
-    elapsed: float
-    total: float
-    error: str | None
-    sounding: bool = False  # a playback is open: the speaker is in use
-
-    @property
-    def started(self) -> bool:
-        return self.status != "ready"
-
-    @property
-    def done(self) -> bool:
-        return self.status in ("finished", "stopped")
-
-    @property
-    def paused(self) -> bool:
-        return self.status == "paused"
-
-    @property
-    def waiting(self) -> bool:
-        """A wait segment: the table goes on with `go_on()`."""
-        return self.kind == "wait" and not self.done
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass(frozen=True, slots=True)
-class PhaseEvent:
-    kind: EventKind
-    state: PhaseState
-    text: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "state": self.state.to_dict(), "text": self.text}
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +107,7 @@ class PhaseRunner:
         self._countdown: Countdown | None = None
         self._voices: list[Playing] = []  # timer warnings being spoken
         self._to_say: list[str] = []
+        self._looks = 0  # the driver's passes over the clock and the playback
         self._emit("opened")
         self._deliver()
 
@@ -186,6 +126,14 @@ class PhaseRunner:
             return self._segment()
 
     # -- commands ----------------------------------------------------------------------
+    @property
+    def looks(self) -> int:
+        """How many times the driver has looked at the clock and the playback and acted
+        on what it saw: one more look after a change is proof it saw the change (a test
+        that checks nothing moved waits for it, not for a sleep)."""
+        with self._lock:
+            return self._looks
+
     def start(self) -> None:
         """Begin with the first segment (nothing happens if already started)."""
         with self._lock:
@@ -463,6 +411,8 @@ class PhaseRunner:
                 for playback in ended:
                     _end(playback)
                 self._deliver()
+                with self._lock:
+                    self._looks += 1
         finally:
             if unwatch is not None:
                 unwatch()
@@ -560,35 +510,6 @@ class PhaseRunner:
                         return
                     event = self._outbox.popleft()
                 self._listeners(event)
-
-
-class Listeners:
-    """Who hears the events: thread-safe; one that raises never stops the others
-    (a broken front end must never stop a night)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._items: list[Listener] = []
-
-    def add(self, listener: Listener) -> Callable[[], None]:
-        """Add `listener`; returns the function that removes it."""
-        with self._lock:
-            self._items.append(listener)
-
-        def remove() -> None:
-            with self._lock, contextlib.suppress(ValueError):
-                self._items.remove(listener)
-
-        return remove
-
-    def __call__(self, event: PhaseEvent) -> None:
-        with self._lock:
-            items = list(self._items)
-        for listener in items:
-            try:
-                listener(event)
-            except Exception:  # a broken front end must never stop a night: logged
-                log.exception("a listener failed on the %s event", type(event).__name__)
 
 
 def _end(playback: Playing) -> None:

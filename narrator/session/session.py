@@ -18,8 +18,9 @@ from narrator.script.model import Phase
 from narrator.session.clock import Clock
 from narrator.session.config import Settings, SettingsStore, audio_settings
 from narrator.session.engine import NightEngine
+from narrator.session.events import Listener, Listeners
 from narrator.session.game import Game
-from narrator.session.phase import Listener, Listeners, PhaseRunner
+from narrator.session.phase import PhaseRunner
 
 
 class Session:

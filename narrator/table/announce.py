@@ -6,11 +6,11 @@ Pure: the same sentences are spoken by the voice and shown on every phone (the
 
 from __future__ import annotations
 
-from narrator.moderator import Words
-from narrator.moderator.log import Cause
+from narrator.i18n import gettext
+from narrator.moderator import Cause, Words
+from narrator.moderator.referee import Announcement
 from narrator.script.builder import spoken_call
 from narrator.script.plan import Plan
-from narrator.table.flow import Announcement
 from narrator.table.lines import join_names, line, taken_along
 from narrator.table.seats import SeatIndex
 from narrator.table.state import Table
@@ -79,14 +79,16 @@ def announce(table: Table, event: Announcement) -> list[str]:
             spoken_call(table.ruleset, plan, call, round_=event.night)
             for call in (rounds.round_start, rounds.reminders)
         ]
-        return [" ".join(x for x in [*lines, *_turn_call(table, 1)] if x)]
+        return [" ".join(x for x in [*lines, *_turn_call(table, event.night, 1)] if x)]
     if event.kind == "turn_said" and table.engine is not None:
         words = Words(table.engine, lang)
         new = table.engine.log[event.since :]
         heard = [text for e in new if e.to is None and (text := words.turn(e))]
         if table.phase != "end":  # the next turn card, as the app calls them
-            heard += _turn_call(table, table.engine.turns_played + 1)
+            heard += _turn_call(table, table.round, table.engine.turns_played + 1)
         return [" ".join(heard)] if heard else []
+    if event.kind == "rounds_over":
+        return [gettext(lang, "The last round is over.")]
     if event.kind == "end":
         return _the_end(table)
     return []
@@ -124,14 +126,17 @@ def _plan(table: Table) -> Plan:
     )
 
 
-def _turn_call(table: Table, turn: int) -> list[str]:
+def _turn_call(table: Table, round_: int, turn: int) -> list[str]:
     """Secret Moon's call of the next turn card ("Card 2, your turn"), as the app's
-    day script calls it; nothing once the round's cards are all played."""
-    rounds, engine = table.ruleset.rounds, table.engine
-    if rounds is None or engine is None or turn > rounds.turns:
+    day script calls it; nothing once the round's cards are all played, or nobody
+    is left who may still play this round."""
+    rounds = table.ruleset.rounds
+    if rounds is None or turn > rounds.turns:
+        return []
+    if table.engine is not None and not any(table.has_turn(p.seat) for p in table.seats):
         return []
     plan = _plan(table)
-    call = spoken_call(table.ruleset, plan, rounds.turn_call, round_=engine.round, turn=turn)
+    call = spoken_call(table.ruleset, plan, rounds.turn_call, round_=round_, turn=turn)
     return [call] if call else []
 
 
@@ -186,8 +191,8 @@ def _death(table: Table, seat: SeatIndex) -> str | None:
         return None
     words = Words(engine, table.lang)
     for e in reversed(engine.log):
-        if e.seat == seat and e.kind == "death":
-            return words.death(e) if e.why in ("night", "vote") else None  # not by hand
+        if e.seat == seat and e.kind == "death":  # by the rules' hand, not the host's
+            return None if e.cause == Cause.REMOVED else words.death(e)
         if e.seat == seat and e.kind == "arrested":
             return words.arrested(e)
     return None

@@ -1,25 +1,27 @@
-"""How the game at the table moves on after the deal: phases, votes, deadlines, the end.
+"""The game at the table after the deal: the referee's flow, on the table's clock.
 
-`Flow` holds the table's game state and the rules of its flow: `advance` (the host's
-"go on", a deadline, the night heard to the end), the dawn, the votes and how each
-closes, the verdict, the day's timers and their spoken warnings, the rounds of turns,
-and the end judged by the engine. `Table` (state.py) adds the lobby, the deal and the
-night on the phones on top of it. The next step replaces this module with a referee
-in the engine that walks a flow read from the ruleset: its logic is kept as it was,
-only moved here.
+What happens next is not written here: the engine's one referee
+(`moderator.referee.Referee`) walks the ruleset's flow and counts the votes through
+its judge -- the engine's when the phones were dealt the cards, one that only counts
+when the cards are on the table (`moderator.judges`). `Flow` holds the table's side
+of it: the referee and what it is fed (the host's "go on", a deadline, the night
+heard to the end, a vote), and what the referee leaves to its driver:
 
-Phases: lobby -> cards -> night -> day -> then, by game,
-  One Night:             vote -> end (every card revealed, the winners)
-  Lupus, Mafia, Wherewolf: accusation -> defence -> ballot -> verdict -> night ...
-  Secret Moon (no vote):   the day is its rounds of turns: with dealt cards each
-                           player takes their turn's action on their phone
-                           (`Table.turn`); the host moves to the next round; the
-                           engine ends the game; with physical cards the host ends it.
+- **the clock**: each phase's deadline, from the flow (`phase.window`: how long a
+  vote stays open, the table's `Options` first; `phase.timer`: the day's
+  discussion or the defence, as the app's day script runs it, found by the phase's
+  name, `script.day_timer`) and its spoken warnings ("One minute left.");
+- **the night on the phones**: begun as the referee opens it, in the same command,
+  so that the night saved is the night being played (`NightDesk`, `night.py`);
+- **what the table shows**: who is out (the seats), the reveal at the end.
 
-Seats are `SeatIndex`es (0-based), as the engine's are: no conversion here.
+Phases: lobby -> cards -> the flow's (night, day, then by game: vote -> end (One
+Night); accusation -> defence -> ballot -> verdict -> night ... (Lupus, Mafia,
+Wherewolf); the day's rounds of turns (Secret Moon)) -> end.
 
-The clock is the session's `Clock` protocol on the wall's time base (`WallClock`):
-the deadlines are saved and must mean the same after a restart, which the session's
+Seats are `SeatIndex`es (0-based), as the engine's are: no conversion here. The
+clock is the session's `Clock` protocol on the wall's time base (`WallClock`): the
+deadlines are saved and must mean the same after a restart, which the session's
 monotonic clock, restarted with the process, would not.
 """
 
@@ -28,39 +30,32 @@ from __future__ import annotations
 import random
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from narrator.moderator import Game as Engine
-from narrator.moderator import votes
+from narrator.moderator import MoveError
+from narrator.moderator.judges import EngineJudge, Judge, PhysicalJudge
+from narrator.moderator.referee import STAGES, VOTING, Announcement, Referee
+from narrator.moderator.results import Result, Winners
 from narrator.rules import Ruleset
 from narrator.rules.powers import VoteRule
-from narrator.script import Timer
+from narrator.script import Script, Timer, day_timer
 from narrator.script.defaults import PACE, WAKE_GAP
 from narrator.session.clock import Clock
 from narrator.session.game import Game
 from narrator.session.segments import Countdown
-from narrator.table import outcome
 from narrator.table.errors import TableError
 from narrator.table.night import NightDesk
-from narrator.table.results import (
-    AccusationResult,
-    Result,
-    Reveal,
-    VerdictResult,
-    VoteResult,
-    Votes,
-    Winners,
-)
+from narrator.table.results import Reveal
 from narrator.table.seal import Vault
 from narrator.table.seats import Player, SeatIndex, Seats
-from narrator.table.votes import countdown_dead
 
-VOTING = ("vote", "accusation", "ballot")
-PHASES = frozenset(
-    {"lobby", "cards", "night", "day", "vote", "accusation", "defence", "ballot", "verdict", "end"}
-)
+__all__ = ["PHASES", "VOTING", "Announcement", "Flow", "Options", "Sealed", "WallClock"]
+
+PHASES = frozenset({"lobby", *STAGES})
+T = TypeVar("T")
 Journal = dict[SeatIndex, list[dict[str, Any]]]  # what each player did and learned
 
 
@@ -82,17 +77,12 @@ class Options:
     ballot_seconds: float | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Announcement:
-    """Something the voice announces: `kind` and the seats it names."""
+class Sealed:
+    """The judge of a saved game not yet opened: every move is refused before it
+    asks (`Vault.must_be_open`), so nothing reaches here."""
 
-    kind: str
-    seats: tuple[SeatIndex, ...] = ()
-    night: int = 0
-    # an open round's votes, told voter by voter: (voter, target)
-    votes: tuple[tuple[SeatIndex, SeatIndex], ...] = ()
-    since: int = 0  # a turn: the engine's log from here is what the table hears
-    text: str = ""  # a line of the day script, said as it is ("One minute left.")
+    def __getattr__(self, name: str) -> Any:
+        raise TableError("the game is sealed until two phones are back", "refused")
 
 
 @dataclass
@@ -103,27 +93,24 @@ class Flow:
     clock: Clock = field(default_factory=WallClock)
     rng: random.Random = field(default_factory=secrets.SystemRandom)
     seats: Seats = field(default_factory=Seats)
-    phase: str = "lobby"
-    night: int = 0
+    referee: Referee | None = None  # the game after the deal; None: the lobby
     deadline: float | None = None
     dealt: bool = False  # False: physical cards, the phones only vote
     roles: dict[str, int] = field(default_factory=dict)  # the deck: it shapes the calls
     unseen: list[str] = field(default_factory=list)  # aside: One Night's centre
     removed: list[str] = field(default_factory=list)  # out of the game, unseen
-    ballot: dict[SeatIndex, SeatIndex] = field(default_factory=dict)  # secret until closed
-    suspects: list[SeatIndex] = field(default_factory=list)
-    last_out: SeatIndex | None = None  # Lupus's Tombstone: the last player eliminated
-    last_arrested: SeatIndex | None = None  # Mafia's reference for ties
-    night_out: list[SeatIndex] = field(default_factory=list)
-    result: Result | None = None  # the last vote's result, once shown
     reveal: Reveal | None = None  # every card and the winners, at the end
     events: list[Announcement] = field(default_factory=list)
     version: int = 0
-    # The night on the phones: the engine holds the cards as they move (a deck it can
-    # run, dealt by the phones); `desk` is the night being played
+    # The engine holds the cards as they move (dealt by the phones); `desk` is the
+    # night being played on the phones, begun as the referee opens the night
     engine: Engine | None = field(default=None, repr=False)
     desk: NightDesk | None = field(default=None, repr=False)
+    # where the voice is in the night: the first script step of the call it is saying
+    # (public: everyone hears it), saved, so a restarted night goes on from that call
+    heard: int = -1
     journal: Journal = field(default_factory=dict)
+    seed: int = 0  # the script's random choices (an Alien's words): one per game, saved
     pace: float = PACE  # the user's pace (settings or --pace): the night's silences
     wake_gap: float = WAKE_GAP  # the user's pause after a wake call
     # The saved game's secrets are sealed (seal.py, sealed.py): the keys live here, in
@@ -134,6 +121,7 @@ class Flow:
     # out again, never saved
     _timer_of: tuple[object, Timer | None] = field(default=(None, None), repr=False)
     _warned: tuple[object, Countdown | None] = field(default=(None, None), repr=False)
+    _script_of: tuple[object, Script | None] = field(default=(None, None), repr=False)
 
     def seat(self, seat: SeatIndex) -> Player:
         return self.seats.at(seat)
@@ -141,33 +129,80 @@ class Flow:
     def alive(self) -> list[SeatIndex]:
         return self.seats.alive()
 
-    # -- what kind of day, from the ruleset -----------------------------------------
+    # -- the referee's state, as the table shows it ------------------------------------
+
+    @property
+    def phase(self) -> str:
+        return "lobby" if self.referee is None else self.referee.phase
+
+    @property
+    def night(self) -> int:
+        return 0 if self.referee is None else self.referee.night
+
+    @property
+    def ballot(self) -> dict[SeatIndex, SeatIndex]:
+        """The open round's votes (secret until counted)."""
+        if self.referee is None:
+            return {}
+        return {v: t for v, t in self.referee.ballot.items() if t is not None}
+
+    @property
+    def suspects(self) -> list[SeatIndex]:
+        return [] if self.referee is None else list(self.referee.suspects)
+
+    @property
+    def result(self) -> Result | None:
+        return None if self.referee is None else self.referee.result
+
+    @property
+    def night_out(self) -> list[SeatIndex]:
+        return [] if self.referee is None else list(self.referee.night_out)
+
+    @property
+    def round(self) -> int:
+        """The day's round of turns played on the phones (0: none)."""
+        return 0 if self.referee is None else self.referee.round
+
+    @property
+    def last_out(self) -> SeatIndex | None:
+        """The Tombstone: the last player out, as the judge counts ties from it."""
+        judge = self.referee.judge if self.referee is not None else None
+        if isinstance(judge, PhysicalJudge):
+            return judge.last_out
+        engine = self.engine
+        return None if engine is None or engine.tombstone is None else SeatIndex(engine.tombstone)
+
+    @property
+    def last_arrested(self) -> SeatIndex | None:
+        """The last player arrested (Mafia's ties): by the night, or marked by hand."""
+        judge = self.referee.judge if self.referee is not None else None
+        if isinstance(judge, PhysicalJudge):
+            return judge.last_arrested
+        arrested = self.engine.day.last_arrested if self.engine is not None else None
+        return None if arrested is None else SeatIndex(arrested)
+
+    # -- what kind of day, from the ruleset's flow ----------------------------------------
 
     @property
     def countdown(self) -> bool:
         """One Night's day: everyone points at once, and the game ends."""
-        vote = self.ruleset.day.vote
-        return vote is not None and vote.style == "countdown"
+        return self.ruleset.flow.has("vote")
 
     @property
     def trial(self) -> bool:
-        """A day of accusation and ballot, then the next night (Lupus, Mafia, Wherewolf)."""
-        vote = self.ruleset.day.vote
-        return vote is not None and vote.style == "accusation_ballot"
+        """A day of accusation and ballot (Lupus, Mafia, Wherewolf)."""
+        return self.ruleset.flow.has("accusation")
 
     @property
     def rounds(self) -> bool:
         """Rounds of turns, played on the phones (Secret Moon with dealt cards)."""
-        return bool(self.ruleset.actions) and self.ruleset.rounds is not None
+        return self.ruleset.flow.turns
 
     @property
     def rule(self) -> VoteRule:
-        """How the accusation and the ballot are counted: the ruleset's `outcome.vote`,
-        or, for a ruleset that says nothing, two suspects and ties to the Tombstone."""
-        end = self.ruleset.outcome
-        if end is not None and end.vote.kind == "accusation_ballot":
-            return end.vote
-        return VoteRule(kind="accusation_ballot")
+        """How the day's vote is counted (the flow's one record of it)."""
+        vote = self.ruleset.flow.vote
+        return vote.counted if vote is not None else VoteRule(kind="accusation_ballot")
 
     def game(self, night: int | None = None) -> Game:
         """This table's game as the session plays it (the app's `Game`): the same
@@ -182,6 +217,7 @@ class Flow:
             self.lang,
             max(self.night if night is None else night, 1),
             pace=self.pace,
+            seed=self.seed,
         )
         game.wake_gap = self.wake_gap
         if self.engine is not None and self.engine.seed is not None:
@@ -189,17 +225,47 @@ class Flow:
         game.phones = self.engine is not None  # the night on the phones: their words
         return game
 
-    def day_timers(self) -> list[float]:
-        """The lengths of the day's timers in the order the app's day runs them
-        (the discussion -- the first day's length on day 1 -- then the defence)."""
-        return [t.seconds for t in self._day_timer_steps()]
-
-    def _day_timer_steps(self) -> list[Timer]:
-        steps = self.game().script("day").steps
-        return [s for s in steps if isinstance(s, Timer) and s.turn is None]
-
     def _changed(self) -> None:
         self.version += 1
+
+    # -- the referee, fed ---------------------------------------------------------------
+
+    def judge(self) -> Judge:
+        """Who counts and judges: the engine, when it holds the cards; else the
+        votes only (physical cards, or a ruleset with no `outcome`)."""
+        if self.engine is not None:
+            return EngineJudge(self.engine)
+        return PhysicalJudge(self.ruleset.flow, len(self.seats))
+
+    def _referee(self) -> Referee:
+        if self.referee is None:
+            raise TableError("nothing follows 'lobby' (start the game first)", "refused")
+        return self.referee
+
+    def _move(self, command: Callable[[Referee], T]) -> T:
+        """One referee command, then what the table does after it: the seats out,
+        the night begun, the deadline of a new phase, the reveal at the end."""
+        referee = self._referee()
+        judge, engine = referee.judge, self.engine
+        if engine is not None and not (isinstance(judge, EngineJudge) and judge.game is engine):
+            referee.judge = EngineJudge(engine)  # the engine holds the cards (dealt again)
+        before = (referee.phase, referee.night)
+        try:
+            answer = command(referee)
+        except MoveError as exc:
+            raise TableError(str(exc), "refused") from None
+        for player in self.seats:
+            player.alive = referee.alive[player.seat]
+        new, referee.events = referee.events, []
+        self.events += new
+        if (referee.phase, referee.night) != before:
+            self.deadline = self._start_deadline()
+        for event in new:
+            if event.kind == "night":
+                self._begin_night()
+            elif event.kind == "end":
+                self._reveal(referee.winners)
+        return answer
 
     # -- the commands that move the game ---------------------------------------------
 
@@ -209,38 +275,30 @@ class Flow:
         them); with dealt cards, a player who leaves the table (the engine counts a
         death)."""
         self.vault.must_be_open()
-        if self.phase not in ("night", "day") or not self.trial:
-            raise TableError(
-                "players leave the game by night (or at the start of the day) "
-                "in games of many nights only",
-                "refused",
-            )
         player = self.seat(seat)
-        if not player.alive:
+        if self.phase in ("night", "day") and not player.alive:
             raise TableError(f"{player.name} is already out of the game", "refused")
-        self._out(player.seat)
-        self.night_out.append(player.seat)
-        if self.phase == "day":  # the night's are named at dawn; by day, said now (P10)
-            self.events.append(Announcement("out", (player.seat,)))
-        self.last_arrested = player.seat  # physical cards: the reference of `last_arrested_nearest`
-        if self.engine is not None:
-            self.engine.remove(player.seat)
-        self._check_end("death")
+        self._move(lambda r: r.eliminate(player.seat))
         self._changed()
 
     def vote(self, voter: Player, target: SeatIndex) -> None:
         self.vault.must_be_open()
-        if self.phase not in VOTING:
+        referee = self._referee()
+        if not referee.voting:
             raise TableError("there is no vote now", "refused")
-        if voter.seat not in self.voters():
+        if voter.seat not in referee.voters():
             raise TableError("you have no vote in this round", "refused")
         player = self.seat(target)
-        if player.seat not in self.targets(voter.seat):
+        if player.seat not in referee.targets(voter.seat):
             raise TableError(f"you cannot vote for {player.name} in this round", "refused")
-        self.ballot[voter.seat] = player.seat
-        if len(self.ballot) == len(self.voters()):
-            self.advance()
+        self._move(lambda r: r.vote(voter.seat, player.seat))
         self._changed()
+
+    def voters(self) -> list[SeatIndex]:
+        return [] if self.referee is None else self.referee.voters()
+
+    def targets(self, voter: SeatIndex) -> list[SeatIndex]:
+        return [] if self.referee is None else self.referee.targets(voter)
 
     def tick(self) -> bool:
         """Apply a deadline that has passed; True if the table changed. (A sealed
@@ -261,126 +319,101 @@ class Flow:
     def advance(self) -> None:
         """The next phase: the host's "go on", a deadline, or the night's end."""
         self.vault.must_be_open()
+        if self.phase == "night":
+            self._end_night()
         self.deadline = None
-        phase = self.phase
-        if phase in ("lobby", "end"):
-            raise TableError(f"nothing follows '{phase}' (start the game first)", "refused")
-        if phase in ("cards", "verdict"):
-            self.phase, self.night, self.night_out = "night", self.night + 1, []
-            self.events.append(Announcement("night", night=self.night))
-        elif phase == "night":
-            self._dawn()
-            if self.phase == "end":  # the dawn's dead ended the game
-                self._changed()
-                return
-            self.phase = "day"
-            if self.rounds and self.engine is not None:
-                self._next_round()
-            self.deadline = self._start_timer()
-            if self.trial:
-                self.events.append(Announcement("victims", tuple(self.night_out)))
-            elif self.countdown and self.engine is not None:  # what lies face up, tokens
-                self.events.append(Announcement("found", night=self.night))
-        elif phase == "day":
-            if self.rounds and self.engine is not None:
-                self._next_round()
-            elif not (self.countdown or self.trial):
-                self._end(None)
-            else:
-                self._open("vote" if self.countdown else "accusation")
-        elif phase == "vote":
-            self._close_countdown()
-        elif phase == "accusation":
-            self._close_accusation()
-        elif phase == "defence":
-            self._open("ballot")
-        elif phase == "ballot":
-            self._close_ballot()
+        self._move(Referee.go_on)
         self._changed()
 
     def end(self) -> None:
         """The host ends the game (Secret Moon, or a game the table calls off)."""
         self.vault.must_be_open()
-        if self.phase in ("lobby", "end"):
+        if self.phase == "lobby":
             raise TableError("there is no game to end", "refused")
-        self._end(None)
+        self._end_night()
+        self._move(Referee.end)
         self._changed()
 
-    def _dawn(self) -> None:
-        """The night is over: every window closes, the dawn's effects apply."""
+    # -- the night on the phones ----------------------------------------------------
+
+    def _begin_night(self) -> None:
+        """The referee opened a night: with dealt cards the engine begins it, and its
+        calls are matched to the script the voice will play -- in this command, so
+        the night saved is the night being played."""
+        self.heard = -1
+        if self.engine is not None:
+            script = self.night_script()
+            self.desk = NightDesk.begin(self.engine, script, self.lang, self.journal)
+
+    def night_script(self) -> Script:
+        """The script the voice plays tonight (this table's deck, pace and seed)."""
+        key = (self.night, self.seed, self.pace, self.wake_gap, tuple(self.roles.items()))
+        if self._script_of[0] != key:
+            self._script_of = (key, self.game().script("night"))
+        script = self._script_of[1]
+        assert script is not None
+        return script
+
+    def night_at(self, index: int) -> bool:
+        """The voice is on step `index` of the night: True if a window opened or
+        closed (every phone is told). Where the voice is -- the first step of the call
+        it is saying -- is kept in `heard`."""
+        if self.phase != "night":
+            return False
+        steps = self.night_script().steps
+        role = getattr(steps[index], "role", None) if 0 <= index < len(steps) else None
+        start = index
+        while 0 < start <= len(steps) - 1 and getattr(steps[start - 1], "role", None) == role:
+            start -= 1
+        self.heard = start
+        return self.desk is not None and self.desk.at(index)
+
+    def night_from(self) -> int | None:
+        """The script step the voice plays tonight's night from: its start, or -- a
+        night resumed after a restart -- the call it was at (the call open on the
+        phones is said again; its answers are kept). None: no night is to be played
+        (a night saved by an older narrator, with dealt cards and no night kept:
+        the host's "go on" ends it)."""
+        if self.phase != "night" or (self.engine is not None and self.desk is None):
+            return None
+        if self.desk is not None and self.desk.open is not None:
+            return self.desk.open.first
+        return max(self.heard, 0)
+
+    def _end_night(self) -> None:
+        """The night is over (heard to the end, or the host went on): every window
+        still open closes, and what waits for dawn is the referee's."""
         desk, self.desk = self.desk, None
-        if desk is None or self.engine is None:
-            return
-        desk.finish()
-        if not self.trial:
-            return
-        for index in self.engine.dawn():  # killed, or arrested (a Prisoner: out of play)
-            player = self.seat(SeatIndex(index))
-            if player.alive:
-                self._out(player.seat)
-                self.night_out.append(player.seat)
-        self._check_end("dawn")
+        if desk is not None:
+            desk.finish()
 
-    def _next_round(self) -> None:
-        """The host's "go on" in the rounds: the next round, or after the last one the
-        end the ruleset gives (the Princess's side)."""
-        engine, rounds = self.engine, self.ruleset.rounds
-        assert engine is not None and rounds is not None
-        if engine.round >= rounds.count:
-            engine.end_rounds()
-            self.events.append(Announcement("turn_said", since=len(engine.log) - 1))
-            self._check_end("death")
-            return
-        engine.begin_round()
-        self.events.append(Announcement("round", night=engine.round))
+    # -- the clock ----------------------------------------------------------------------
 
-    # -- votes ------------------------------------------------------------------------
-
-    def voters(self) -> list[SeatIndex]:
-        everyone = self.phase == "accusation" and self.rule.accusers == "everyone"
-        if self.phase == "vote" or everyone:
-            return [p.seat for p in self.seats]  # Lupus ghosts and Mafia prisoners accuse
-        if self.phase == "accusation":
-            return self.alive()
-        if self.phase == "ballot":
-            return [s for s in self.alive() if s not in self.suspects]
-        return []
-
-    def targets(self, voter: SeatIndex) -> list[SeatIndex]:
-        if self.phase == "ballot":
-            return list(self.suspects)
-        return [s for s in self.alive() if s != voter]
-
-    def _open(self, phase: str) -> None:
-        self.phase, self.ballot = phase, {}
-        own, rule = self.options, self.rule
-        if phase == "vote":
-            end = self.ruleset.outcome
-            simultaneous = end.vote if end is not None else VoteRule()
-            seconds = own.vote_seconds or simultaneous.seconds
-        elif phase == "accusation":
-            seconds = own.accusation_seconds or rule.accusation_seconds
-        else:
-            seconds = own.ballot_seconds or rule.ballot_seconds
-        self.deadline = self.clock.now() + seconds
-        self.events.append(Announcement(phase, tuple(self.suspects) if phase == "ballot" else ()))
+    def _start_deadline(self) -> float | None:
+        """The deadline of the phase just opened: a vote's window, or its day timer."""
+        phase = self.phase
+        flow = self.ruleset.flow
+        if phase in VOTING:
+            window = flow.phase(phase).window
+            own = {
+                "seconds": self.options.vote_seconds,
+                "accusation_seconds": self.options.accusation_seconds,
+                "ballot_seconds": self.options.ballot_seconds,
+            }
+            seconds = (own[window.key] if window else None) or (window.seconds if window else 0)
+            return self.clock.now() + seconds
+        return self._start_timer()
 
     def _day_timer(self) -> Timer | None:
         """The day script's timer of this phase (the discussion by day, the defence),
-        as the app's day runs it (first-day length, warnings and all); None in a vote
-        or when the ruleset has none."""
-        day = self.ruleset.day
-        if self.phase == "day":
-            timed, index = day.discussion, 0
-        elif self.phase == "defence":
-            timed = day.vote.defence if day.vote else None
-            index = 1 if day.discussion else 0
-        else:
+        found by the phase's name, as the app's day runs it (first-day length,
+        warnings and all); None in a vote or when the ruleset has none."""
+        if self.phase not in ("day", "defence"):
             return None
         key = (self.phase, self.night)
         if self._timer_of[0] != key:
-            timers = self._day_timer_steps() if timed is not None else []
-            self._timer_of = (key, timers[index] if index < len(timers) else None)
+            plan = self.game().plan("day")
+            self._timer_of = (key, day_timer(self.ruleset, plan, self.phase))
         return self._timer_of[1]
 
     def _start_timer(self) -> float | None:
@@ -413,112 +446,7 @@ class Flow:
         self.events += [Announcement("said", text=w.text) for w in due]
         return bool(due)
 
-    def _close_countdown(self) -> None:
-        win = None
-        if self.dealt and self.ruleset.outcome is not None:
-            if self.engine is not None:  # the night's engine: its tokens count too
-                end = outcome.judge(self.engine, self.ballot)
-            else:
-                cards, centre = self._cards_now()
-                end = outcome.countdown(self.ruleset, cards, centre, self.ballot)
-            dead, shot, win = list(end.dead), list(end.shot), end.winners
-        else:  # physical cards: nobody knows them, so nobody knows who the Hunter is
-            vote = self.ruleset.outcome.vote if self.ruleset.outcome is not None else None
-            rule = vote if vote is not None and vote.kind == "simultaneous" else None
-            dead, shot = countdown_dead(self.ballot, rule), []
-        for seat in dead + shot:
-            self._out(seat)
-        self.result = VoteResult(dict(sorted(self.ballot.items())), tuple(dead), tuple(shot))
-        self.events.append(Announcement("dead", tuple(dead)))
-        if shot:
-            self.events.append(Announcement("shot", tuple(shot)))
-        self._end(win)
-
-    def _reference(self) -> SeatIndex | None:
-        """Physical cards: the seat the tie rule measures from."""
-        return self.last_arrested if self.rule.tie == "last_arrested_nearest" else self.last_out
-
-    def _close_accusation(self) -> None:
-        """Count the accusation by the ruleset's rule: with dealt cards the engine does
-        (and keeps it in its log); with physical cards the same counting functions."""
-        counts = self._tally()
-        told = self._told(self.rule.open_accusation)
-        self.result = AccusationResult(counts, told)
-        if told:
-            self.events.append(Announcement("accused_by", votes=tuple(told.items())))
-        ballot = self._counted()
-        if self.engine is not None:
-            before = len(self.engine.dead_order)
-            suspects = self.engine.accuse(ballot)
-            dead = self.engine.dead_order[before:]
-            dies = dead[0] if dead else None
-        else:
-            in_play, accusers = self.alive(), self.voters()
-            got = votes.accusation(
-                self.rule, ballot, in_play, self._reference(), len(self.seats), accusers
-            )
-            suspects, dies = list(got.suspects), got.dies
-        if not suspects:  # burned at once, or nobody accused: no defence, no ballot
-            self._verdict(None if dies is None else SeatIndex(dies), told=told)
-            return
-        self.suspects = [SeatIndex(s) for s in suspects]
-        self.result = AccusationResult(counts, told, tuple(self.suspects))
-        self.phase, self.ballot = "defence", {}
-        self.deadline = self._start_timer()
-        self.events.append(Announcement("suspects", tuple(self.suspects)))
-
-    def _counted(self) -> dict[int, int | None]:
-        """The ballot as the engine's counting functions take it."""
-        return {voter: target for voter, target in self.ballot.items()}
-
-    def _tally(self) -> dict[SeatIndex, int]:
-        return {SeatIndex(s): n for s, n in votes.tally(self._counted()).items()}
-
-    def _told(self, open_: bool) -> Votes | None:
-        """An open round's votes, voter by voter (audit 3, finding 3: the seeds count
-        Lupus's and Mafia's accusation aloud); a secret round tells nothing (None)."""
-        return dict(sorted(self.ballot.items())) if open_ else None
-
-    def _close_ballot(self) -> None:
-        counts = self._tally()
-        told = self._told(self.rule.open_ballot)
-        if told:
-            self.events.append(Announcement("voted_by", votes=tuple(told.items())))
-        ballot = self._counted()
-        if self.engine is not None:
-            out = self.engine.ballot(ballot)
-        else:
-            out = votes.verdict(
-                self.rule, ballot, list(self.suspects), self._reference(), len(self.seats)
-            )
-        condemned = None if out is None else SeatIndex(out)
-        self._verdict(condemned, {s: counts.get(s, 0) for s in self.suspects}, told)
-
-    def _verdict(
-        self,
-        condemned: SeatIndex | None,
-        counts: Mapping[SeatIndex, int] | None = None,
-        told: Votes | None = None,
-    ) -> None:
-        suspects = tuple(self.suspects)
-        # an open ballot: who voted for whom (only when there were suspects to vote on)
-        self.result = VerdictResult(
-            dict(counts or {}), condemned, suspects, told if told and suspects else None
-        )
-        self.phase, self.ballot, self.suspects = "verdict", {}, []
-        if condemned is not None:
-            self._out(condemned)
-        self.events.append(Announcement("verdict", () if condemned is None else (condemned,)))
-        self._check_end("death")
-
     # -- the end --------------------------------------------------------------------
-
-    def _out(self, seat: SeatIndex) -> None:
-        """The table's view: the player is out of play (dead, or a Prisoner). With dealt
-        cards the engine has already recorded why (`dawn`, `accuse`, `ballot`,
-        `remove`); One Night's vote is judged apart, on the cards after the night."""
-        self.seat(seat).alive = False
-        self.last_out = seat
 
     def _cards_now(self) -> tuple[dict[SeatIndex, str], list[str]]:
         """The cards in front of the players and in the centre after the night's moves."""
@@ -527,6 +455,24 @@ class Flow:
         return (
             {SeatIndex(i): s.card.identity for i, s in enumerate(self.engine.seats)},
             [c.identity for c in self.engine.centre],
+        )
+
+    def _reveal(self, win: Winners | None) -> None:
+        """The end: every card dealt and as it ends, and the winners -- when anyone
+        judged them (False: the host ended a game nobody could judge)."""
+        self.deadline = None
+        if not self.dealt:
+            return
+        cards, centre = self._cards_now()
+        self.reveal = Reveal(
+            cards=cards,
+            dealt={p.seat: p.card for p in self.seats},
+            unseen=tuple(centre),
+            unseen_dealt=tuple(self.unseen),
+            removed=tuple(self.removed),
+            winners=win or Winners((), ()),
+            judged=win is not None,
+            tokens=self._tokens_now(),
         )
 
     def _tokens_now(self) -> dict[SeatIndex, tuple[str, ...]]:
@@ -540,32 +486,3 @@ class Flow:
             if held:
                 out[SeatIndex(i)] = held
         return out
-
-    def _check_end(self, moment: str) -> None:
-        """After a death ("death") or at dawn ("dawn"): the engine judges the ruleset's
-        end from the cards as they are; with physical cards nobody knows them, and the
-        host ends the game."""
-        if self.engine is None or not (self.trial or self.rounds):
-            return
-        over = self.engine.over(moment)
-        if over is not None:
-            teams, seats = over
-            self._end(Winners(tuple(sorted(teams)), tuple(sorted(SeatIndex(s) for s in seats))))
-
-    def _end(self, win: Winners | None) -> None:
-        self.phase, self.deadline, self.ballot = "end", None, {}
-        if self.dealt:
-            cards, centre = self._cards_now()
-            self.reveal = Reveal(
-                cards=cards,
-                dealt={p.seat: p.card for p in self.seats},
-                unseen=tuple(centre),
-                unseen_dealt=tuple(self.unseen),
-                removed=tuple(self.removed),
-                winners=win or Winners((), ()),
-                # False: nobody judged the end (the host ended it; Secret Moon's turns
-                # are played at the table), so nobody is named the winner
-                judged=win is not None,
-                tokens=self._tokens_now(),
-            )
-        self.events.append(Announcement("end"))

@@ -24,29 +24,36 @@ turns them into what every phone sees, so that nothing tells one card from anoth
   one refuses for that reason. The powers are those of the instruction the game
   drew (the same draw the voice spoke).
 - **Seats.** A phone is its seat's `SeatIndex`, as in the engine; the options are
-  the engine's ids (`seat:N`, `centre:K`, a word), passed to the phones and back
-  as they are; a group's picks are named the same way (`seats.option`).
+  the engine's places, sent to the phones in their text form (`seat:N`, `centre:K`,
+  a word: `seats.option_id`) and read back from it (`seats.place`); a group's picks
+  are named the same way.
 - **Acts.** `act()` checks the prompt id, the options and the count the same way
   for everyone (409 / 400 as `TableError`) and answers with the same shape: what
   the player learned (empty for a decoy), which the phone also keeps in its
-  private journal. A group's picks (the pack) may change until the window closes;
-  members see each other's picks on their own phones only.
+  private journal, or -- a choice the rules refuse for the card held (a fellow
+  agent, a shielded card) -- why (`refused`), in the same shape. A group's picks
+  (the pack) may change until the window closes; members see each other's picks on
+  their own phones only.
+- **A call of two roles.** A role called with another's call (`wakes_with`: the
+  Mystic Wolf, the Alpha Wolf meet the pack at the werewolves' call) is the engine's
+  one step of that call (`moderator/night.py`); its own later calls are steps of
+  their own, each at its own call in the script (`calls.py`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from itertools import groupby
 from typing import Any
 
 from narrator.moderator import Game as Engine
-from narrator.moderator import MoveError, Prompt, Step, Words
-from narrator.moderator.board import place_of
+from narrator.moderator import MoveError, Place, Prompt, Step, Words
+from narrator.moderator.board import parse_place
 from narrator.moderator.night import public_seats
 from narrator.rules.powers import Ability
 from narrator.script import Script
+from narrator.table.calls import Window, calls
 from narrator.table.errors import TableError
-from narrator.table.seats import SeatIndex, option
+from narrator.table.seats import SeatIndex, option, option_id, place
 
 
 def prompt_text(words: Words, role: str | None) -> str:
@@ -55,50 +62,6 @@ def prompt_text(words: Words, role: str | None) -> str:
     if role is None:
         return words.t("Tap a player you trust least.")
     return words.t("{role}: choose.", role=words.role(role))
-
-
-def label(words: Words, option: str) -> str:
-    """An option as the phone shows it: a player's name, a centre card, or a word the
-    power offers ("left"), in the table's language."""
-    if option.startswith(("seat:", "centre:")):
-        return words.who(option)
-    return words.t(option)
-
-
-@dataclass(frozen=True, slots=True)
-class Window:
-    """Engine step `step` is open while the voice is on script steps first..last."""
-
-    step: Step
-    first: int
-    last: int
-
-
-def windows(script: Script, steps: list[Step], engine: Engine | None = None) -> list[Window]:
-    """Each engine step with its call in `script`: the k-th run of the role's steps --
-    for a role that wakes with another (the Alpha Wolf), whose first turn is that
-    role's call, its extra turn k is its own (k-1)-th run; a call of the whole table,
-    its steps as the script names them."""
-    table_calls = {call_id: (first, last) for call_id, first, last in script.calls}
-    runs: dict[str, list[tuple[int, int]]] = {}
-    roles = [getattr(s, "role", None) for s in script.steps]
-    for role, run in groupby(range(len(roles)), key=roles.__getitem__):
-        indices = list(run)
-        if role is not None:
-            runs.setdefault(role, []).append((indices[0], indices[-1]))
-    out = []
-    for step in steps:
-        if engine is not None and engine.is_call(step.role):
-            if step.role in table_calls:
-                out.append(Window(step, *table_calls[step.role]))
-            continue
-        calls = runs.get(step.role, [])
-        joins = engine is not None and engine.ruleset.role(step.role).wakes_with is not None
-        k = step.turn - 1 if joins else step.turn
-        if 0 <= k < len(calls):
-            first, last = calls[k]
-            out.append(Window(step, first, last))
-    return out
 
 
 @dataclass
@@ -114,11 +77,14 @@ class NightDesk:
     closed: set[str] = field(default_factory=set)
     answered: dict[tuple[str, SeatIndex], int] = field(default_factory=dict)  # (step, seat) -> n
     # each phone's last answer at a call: what a power `apart` from it leaves out
-    last: dict[tuple[str, SeatIndex], list[str]] = field(default_factory=dict)
+    last: dict[tuple[str, SeatIndex], list[Place]] = field(default_factory=dict)
     real: dict[tuple[str, SeatIndex], str] = field(default_factory=dict)  # a real prompt's role
-    picked: dict[tuple[str, SeatIndex], dict[str, Any]] = field(default_factory=dict)  # its line
+    # a group member's pick's line in their journal (a changed pick replaces it)
+    picked: dict[tuple[str, SeatIndex], dict[str, Any]] = field(default_factory=dict)
     journal: dict[SeatIndex, list[dict[str, Any]]] = field(default_factory=dict)  # the game's
     logged: int = 0  # log entries already put in the journals
+    opened_at: int = 0  # the log's length when the open window opened
+    index: int = -1  # the script step the voice is on
 
     @classmethod
     def begin(
@@ -130,27 +96,113 @@ class NightDesk:
     ) -> NightDesk:
         """The engine's next night; `journal` carries the game's journals over."""
         steps = engine.begin_night()
-        desk = cls(engine, script, lang, steps, windows(script, steps, engine))
+        desk = cls(engine, script, lang, steps, calls(engine, script, steps))
         desk.journal = journal if journal is not None else {}
         desk.logged = len(engine.log)
+        return desk
+
+    # -- saved, and resumed after a restart ---------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """The night as JSON data, for the saved game's sealed part: which calls are
+        done and open, how many prompts each phone has answered at each. (The choices
+        themselves are the engine's: its snapshot keeps them; where the voice was is
+        the table's, in the clear), each phone's last answer at a call (what a power
+        `apart` from it leaves out), which role a phone's real prompt was for, and
+        which journal line is a group member's pick."""
+        return {
+            "open": None if self.open is None else self.open.step.id,
+            "closed": sorted(self.closed),
+            "answered": [[step, seat, n] for (step, seat), n in sorted(self.answered.items())],
+            "last": [
+                [step, seat, [option_id(p) for p in places]]
+                for (step, seat), places in sorted(self.last.items())
+            ],
+            "real": [[pid, seat, role] for (pid, seat), role in sorted(self.real.items())],
+            "picked": [
+                [step, seat, self._line_at(seat, item)]
+                for (step, seat), item in sorted(self.picked.items())
+                if self._line_at(seat, item) >= 0
+            ],
+            "logged": self.logged,
+            "opened_at": self.opened_at,
+        }
+
+    def _line_at(self, seat: SeatIndex, item: dict[str, Any]) -> int:
+        """Where `item` is in `seat`'s journal (-1: not there)."""
+        mine = self.journal.get(seat, [])
+        return next((i for i, line in enumerate(mine) if line is item), -1)
+
+    @classmethod
+    def resume(
+        cls,
+        engine: Engine,
+        script: Script,
+        lang: str,
+        journal: dict[SeatIndex, list[dict[str, Any]]],
+        state: dict[str, Any],
+    ) -> NightDesk:
+        """The night `state` saved, on the engine that was restored with it: the same
+        night (its calls are worked out again, not begun again), the same windows
+        open and closed, the same answers. A state that does not fit the engine's
+        night raises ValueError (a tampered save)."""
+        steps = engine.steps()
+        desk = cls(engine, script, lang, steps, calls(engine, script, steps))
+        desk.journal = journal
+        by_id = {w.step.id: w for w in desk.windows}
+        ids = {step.id for step in steps}
+        opened = state["open"]
+        if opened is not None and opened not in by_id:
+            raise ValueError(f"the call {opened!r} is not one of this night's")
+        desk.open = None if opened is None else by_id[opened]
+        desk.closed = {str(c) for c in state["closed"]}
+        for step, seat, n in state["answered"]:
+            if step not in ids or not isinstance(n, int) or n < 0:
+                raise ValueError("an answer to no call of this night")
+            desk.answered[(str(step), SeatIndex(int(seat)))] = n
+        for step, seat, chosen in state.get("last", []):  # saved by an older narrator: none
+            if step not in ids or not isinstance(chosen, list):
+                raise ValueError("an answer to no call of this night")
+            desk.last[(str(step), SeatIndex(int(seat)))] = [parse_place(str(c)) for c in chosen]
+        if not desk.closed <= ids:
+            raise ValueError("a call closed that is not one of this night's")
+        for pid, seat, role in state.get("real", []):  # saved by an older narrator: none
+            if str(pid).partition("/")[0] not in ids or str(role) not in engine.ruleset.role_ids:
+                raise ValueError("a prompt of no call of this night")
+            desk.real[(str(pid), SeatIndex(int(seat)))] = str(role)
+        for step, seat, at in state.get("picked", []):
+            mine = journal.get(SeatIndex(int(seat)), [])
+            if step not in ids or not 0 <= int(at) < len(mine):
+                raise ValueError("a pick's line that is not in the journal")
+            desk.picked[(str(step), SeatIndex(int(seat)))] = mine[int(at)]
+        desk.logged = int(state["logged"])
+        desk.opened_at = int(state.get("opened_at", desk.logged))
+        if not 0 <= desk.opened_at <= desk.logged <= len(engine.log):
+            raise ValueError("a night that does not fit the game")
         return desk
 
     # -- the voice's clock --------------------------------------------------------
 
     def at(self, index: int) -> bool:
-        """The voice is on script step `index`: open or close windows; True if changed."""
+        """The voice is on script step `index`: open or close windows (or, in a window
+        with the copies' own call, go on to it); True if changed."""
+        before, self.index = self.index, index
         changed = False
-        if self.open is not None and index > self.open.last:
-            self._close(self.open)
+        window = self.open
+        if window is not None and index > window.end:
+            self._close(window)
             changed = True
+        elif window is not None and window.later and before < window.later[0] <= index:
+            self._to_copies(window)  # the copies' call: their prompt, what they learned
+            return True
         if self.open is None:
             for window in self.windows:
                 if window.step.id in self.closed:
                     continue
-                if window.first <= index <= window.last:
+                if window.first <= index <= window.end:
                     self._open(window)
                     return True
-                if index > window.last:  # passed without being heard (a skip): closed
+                if index > window.end:  # passed without being heard (a skip): closed
                     self._open(window)
                     self._close(window)
                     changed = True
@@ -162,14 +214,41 @@ class NightDesk:
 
     def _open(self, window: Window) -> None:
         self.open = window
+        self.opened_at = len(self.engine.log)
         self.engine.open_step(window.step)
         self._to_journal()
 
     def _close(self, window: Window) -> None:
         self.engine.close_step(window.step)
+        self._to_journal()
+        if window.later is not None:
+            self._to_copies(window)
         self.closed.add(window.step.id)
         self.open = None
-        self._to_journal()
+
+    # -- a copy's own call (the Doppelganger's follow-up) -----------------------------
+
+    def _copy(self, step: Step, seat: SeatIndex) -> bool:
+        """`seat` answers `step` as a copy of the role (not as its card's holder)."""
+        engine = self.engine
+        return engine.acts_as(engine.seats[seat].dealt) != step.role
+
+    def _stage(self, window: Window) -> int:
+        """0: the role's own call; 1: the copies' call after it."""
+        later = window.later
+        return 1 if later is not None and self.index >= later[0] else 0
+
+    def _hidden(self, window: Window, seat: SeatIndex) -> bool:
+        """Whether `seat`'s real prompt waits (a copy, until her call) or is over (a
+        holder, once the copies' call has come): the phone shows the decoy."""
+        if window.later is None:
+            return False
+        return self._copy(window.step, seat) != (self._stage(window) == 1)
+
+    def _to_copies(self, window: Window) -> None:
+        """What the copies learned as the role's call opened: in their journals now,
+        at their own call."""
+        self._to_journal(since=self.opened_at, copies=True)
 
     # -- what a phone sees ----------------------------------------------------------
 
@@ -210,9 +289,17 @@ class NightDesk:
                 follow = max([1, *counts])
         return max(1, len(picking) + follow)
 
-    def _round(self, step: Step, seat: SeatIndex) -> int:
-        """The prompt this phone is on at `step` (0-based), the last once all are done."""
+    def _round(self, window: Window, seat: SeatIndex) -> int:
+        """The prompt this phone is on in `window` (0-based), the last once all are
+        done; at the copies' call, the one after the role's (on every phone)."""
+        step = window.step
+        if self._stage(window) == 1:
+            return self.rounds(step)
         return min(self.answered.get((step.id, seat), 0), self.rounds(step) - 1)
+
+    def _real(self, window: Window, seat: SeatIndex) -> Prompt | None:
+        """The holder's real prompt now, or None (nothing to choose, or not yet)."""
+        return None if self._hidden(window, seat) else self.engine.prompt(window.step, seat)
 
     @staticmethod
     def _prompt_id(step: Step, k: int) -> str:
@@ -224,9 +311,9 @@ class NightDesk:
         if window is None:
             return None
         step = window.step
-        k = self._round(step, seat)
-        real = self.engine.prompt(step, seat)
-        shape = self._shape(step, seat, k)
+        k = self._round(window, seat)
+        real = self._real(window, seat)
+        shape = self._shape(step, seat, k, real)
         if shape is None:
             return None
         words = Words(self.engine, self.lang, phones=True)
@@ -237,7 +324,7 @@ class NightDesk:
             "text": text,
             "min": shape.min,
             "max": shape.max,
-            "options": [{"id": o, "label": label(words, o)} for o in shape.options],
+            "options": [{"id": option_id(o), "label": words.who(o)} for o in shape.options],
             # the ways to answer: so many players, or so many centre cards, or a word
             "ways": [
                 {"seat": p.players, "centre": p.centre, "named": list(p.named)} for p in shape.picks
@@ -252,11 +339,10 @@ class NightDesk:
             self.real.setdefault((pid, seat), real.role or step.role)
         return self.real.get((pid, seat))
 
-    def _shape(self, step: Step, seat: SeatIndex, k: int = 0) -> Prompt | None:
+    def _shape(self, step: Step, seat: SeatIndex, k: int, real: Prompt | None) -> Prompt | None:
         """The prompt number `k` of the step as the role's power shapes it, whoever
-        holds the card; after the first, the holder's real one (a follow-up's own
-        shape: the copied Seer's look)."""
-        real = self.engine.prompt(step, seat)
+        holds the card; after the first, the holder's real one (`real`: a follow-up's
+        own shape, the copied Seer's look)."""
         if real is not None and (k > 0 or any(p.struck for p in real.picks)):
             # a follow-up, or a choice among those the night struck (the Healer sees
             # who they are here, on her own phone): the holder's real options
@@ -268,7 +354,7 @@ class NightDesk:
         seats: list[int] = []
         if any(p.players for p in ability.picks):
             last = self.last.get((step.id, seat), [])
-            previous = place_of(last[0]) if len(last) == 1 else None
+            previous = last[0] if len(last) == 1 else None
             seats = public_seats(self.engine, ability, seat, previous)
         return self.engine.shape(step, ability, step.role, seats)
 
@@ -280,37 +366,44 @@ class NightDesk:
         step = window.step
         key = (step.id, seat)
         done = self.answered.get(key, 0)
-        k = min(done, self.rounds(step) - 1)
+        k = self._round(window, seat)
         if prompt_id != self._prompt_id(step, k):
             raise TableError("that prompt is not open now", "refused")
-        shape = self._shape(step, seat, k)
+        real = self._real(window, seat)
+        shape = self._shape(step, seat, k, real)
         if shape is None:
             raise TableError("that prompt is not open now", "refused")
         if not isinstance(choose, list) or not all(isinstance(c, str) for c in choose):
             raise TableError("'choose' must be a list of option ids")
-        if len(set(choose)) != len(choose) or any(c not in shape.options for c in choose):
+        places = _places(choose)
+        if len(set(places)) != len(places) or any(p not in shape.options for p in places):
             raise TableError("an option that was not offered")
         if not shape.min <= len(choose) <= shape.max:
             raise TableError(f"choose from {shape.min} to {shape.max} options")
-        if choose and not shape.fits(choose):
+        if places and not shape.fits(places):
             raise TableError("those options are not one of the ways to answer")
         learned: list[str] = []
-        real = self.engine.prompt(step, seat)
         self._holds(step, str(prompt_id), seat, real)
-        group = self.engine.group_prompt(step, seat) if real is None else None
+        hidden = self._hidden(window, seat)
+        group = self.engine.group_prompt(step, seat) if real is None and not hidden else None
+        if group is not None and self._same_pick(step, seat, places):
+            group = None  # the pick it has (a phone sending it again): nothing changes
         group_pick = False
-        if (real is not None or group is not None) and done < self.rounds(step):
+        if (real is not None or group is not None) and done < k + 1:
             try:
-                entries = self.engine.act(step, seat, list(choose))
+                entries = self.engine.act(step, seat, places)
             except MoveError as exc:
-                raise TableError(str(exc)) from None
+                # refused by the rules for this card (a fellow agent, a shielded card):
+                # answered in the shape of any answer, so the phone's answer tells
+                # nothing; the prompt stays open to answer again
+                return {"ok": False, "learned": [], "refused": str(exc)}
             words = Words(self.engine, self.lang, phones=True)
             learned = [words.journal(e) for e in entries if e.to == seat and e.kind != "chose"]
             learned = [line for line in learned if line]
             group_pick = self.engine.group_prompt(step, seat) is not None
         if not group_pick:  # a group's pick may change until the call ends
-            self.answered[key] = done + 1
-        self.last[key] = list(choose)
+            self.answered[key] = max(done, k) + 1
+        self.last[key] = places
         mine = self.journal.setdefault(seat, [])
         if group_pick and key in self.picked:  # a changed pick: its line, not one more
             old = self.picked.pop(key)
@@ -320,7 +413,12 @@ class NightDesk:
             mine.append(item)
             if group_pick:
                 self.picked[key] = item
-        return {"ok": True, "learned": learned}
+        return {"ok": True, "learned": learned, "refused": None}
+
+    def _same_pick(self, step: Step, seat: SeatIndex, places: list[Place]) -> bool:
+        """A group member's answer is the pick they have now (or, as now, none)."""
+        now = self.engine.group_picks(step).get(seat)
+        return [p.index for p in places if p.is_seat] == ([] if now is None else [now])
 
     def picks(self, seat: SeatIndex) -> dict[str, str]:
         """A group's picks in the open window, shown to its members only."""
@@ -332,16 +430,39 @@ class NightDesk:
             return {}
         return {option(SeatIndex(m)): option(SeatIndex(t)) for m, t in picks.items()}
 
-    def _to_journal(self) -> None:
-        """What a window's close told its seats (the pack agreed, a chance pick)."""
-        start = self.logged
+    def _to_journal(self, since: int | None = None, copies: bool = False) -> None:
+        """What a window told its seats (the pack agreed, a chance pick, a look) into
+        their journals; a copy's, in a window with her own call, waits for it
+        (`copies`: now it comes, from the log since `since`)."""
+        start = self.logged if since is None else since
+        window = self.open
+        waiting = window is not None and window.later is not None and self._stage(window) == 0
         words = Words(self.engine, self.lang, phones=True)
         for entry in self.engine.log[start:]:
             if entry.to is None or entry.kind in ("chose", "pick"):
                 continue
+            to = SeatIndex(entry.to)
+            if (
+                window is not None
+                and window.later is not None
+                and (
+                    (waiting and not copies and self._copy(window.step, to))
+                    or (copies and not self._copy(window.step, to))
+                )
+            ):
+                continue
             line = words.journal(entry)
-            mine = self.journal.setdefault(SeatIndex(entry.to), [])
+            mine = self.journal.setdefault(to, [])
             item = {"night": entry.night, "text": line}
             if line and item not in mine:
                 mine.append(item)
-        self.logged = len(self.engine.log)
+        if since is None:
+            self.logged = len(self.engine.log)
+
+
+def _places(choose: list[str]) -> list[Place]:
+    """A phone's answer read back as places; text that names none was not offered."""
+    try:
+        return [place(c) for c in choose]
+    except TableError:
+        raise TableError("an option that was not offered") from None

@@ -1,11 +1,11 @@
 """What a closed vote showed, and what the end reveals: typed values, and their JSON.
 
-The table keeps the last closed vote (`Result`: One Night's vote, an accusation, a
-verdict) and, at the end, every card and the winners (`Reveal`) as frozen values on
-seat indices (`SeatIndex`, 0-based). The pages and the saved file read them as JSON
-with display numbers (`"2": 3` is seat 2's vote for seat 3): `to_json` and
-`from_json` are the one place that writes and reads that form, so the page's JSON
-and the saved game's are the same and stay so.
+The referee keeps the last closed vote (`Result`: One Night's vote, an accusation, a
+verdict: `moderator.results`) and the winners; the table, at the end, every card
+(`Reveal`), as frozen values on seat indices (`SeatIndex`, 0-based). The pages and
+the saved file read them as JSON with display numbers (`"2": 3` is seat 2's vote
+for seat 3): `to_json` and `from_json` are the one place that writes and reads that
+form, so the page's JSON and the saved game's are the same and stay so.
 """
 
 from __future__ import annotations
@@ -14,52 +14,29 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from narrator.moderator.results import (
+    AccusationResult,
+    Counts,
+    Result,
+    VerdictResult,
+    VoteResult,
+    Votes,
+    Winners,
+)
 from narrator.table.seats import SeatIndex, index_of, number
 
-Votes = Mapping[SeatIndex, SeatIndex]  # voter -> target
-Counts = Mapping[SeatIndex, int]  # a suspect -> how many votes
-
-
-@dataclass(frozen=True, slots=True)
-class Winners:
-    """Who won: the team ids, and every seat that wins (the dead too: a whole side)."""
-
-    teams: tuple[str, ...]
-    seats: tuple[SeatIndex, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class VoteResult:
-    """One Night's vote: everyone pointed at once, so who voted for whom is shown."""
-
-    votes: Votes
-    dead: tuple[SeatIndex, ...]
-    shot: tuple[SeatIndex, ...] = ()  # taken along by a death's power (the Hunter)
-
-
-@dataclass(frozen=True, slots=True)
-class AccusationResult:
-    """An accusation's counts; who accused whom when the ruleset's round is open
-    (None: secret); the suspects once named (None: nobody is, the day goes to the
-    verdict at once)."""
-
-    counts: Counts
-    votes: Votes | None = None
-    suspects: tuple[SeatIndex, ...] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class VerdictResult:
-    """Who leaves by the day's vote (None: nobody), the ballot's counts per suspect,
-    and who voted for whom when the ballot is open (None: secret)."""
-
-    counts: Counts
-    condemned: SeatIndex | None
-    suspects: tuple[SeatIndex, ...]
-    votes: Votes | None = None
-
-
-Result = VoteResult | AccusationResult | VerdictResult
+__all__ = [
+    "AccusationResult",
+    "Result",
+    "Reveal",
+    "VerdictResult",
+    "VoteResult",
+    "Winners",
+    "result_from_json",
+    "result_json",
+    "reveal_from_json",
+    "reveal_json",
+]
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,11 +19,13 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from narrator.moderator.judges import Judge, PhysicalJudge
+from narrator.moderator.referee import Referee, Stage
 from narrator.rules import Ruleset
 from narrator.table.errors import TableError
-from narrator.table.flow import Options
+from narrator.table.flow import PHASES, Options, Sealed
 from narrator.table.results import result_from_json, result_json, reveal_from_json, reveal_json
 from narrator.table.seal import SealError
 from narrator.table.sealed import check, need_saved, sealed_part
@@ -55,6 +57,8 @@ def dump(table: Table) -> dict[str, Any]:
         ],
         "phase": table.phase,
         "night": table.night,
+        "seed": table.seed,
+        "heard": table.heard,
         "deadline": table.deadline,
         "dealt": table.dealt,
         "roles": table.roles,
@@ -98,20 +102,41 @@ def restore(data: Mapping[str, Any], ruleset: Ruleset, **kw: Any) -> Table:
         room=data["room"],
         options=Options(**data["options"]),
         seats=Seats([_player(s) for s in data["seats"]], data["host_hash"], locked),
-        phase=data["phase"],
-        night=data["night"],
         deadline=data["deadline"],
         dealt=data["dealt"],
-        suspects=[index_of(s) for s in data["suspects"]],
-        last_out=_index(data["last_out"]),
-        last_arrested=_index(data["last_arrested"]),
-        night_out=[index_of(s) for s in data["night_out"]],
         roles={str(k): int(v) for k, v in data["roles"].items()},
-        result=result_from_json(data["result"]),
         reveal=reveal_from_json(data["reveal"]),
         version=data["version"],
+        seed=int(data.get("seed", 0)),  # a game saved before the seed was: 0
+        heard=int(data.get("heard", -1)),  # ... or before where the voice was
         **kw,
     )
+    phase, night = data["phase"], data["night"]
+    result = result_from_json(data["result"])
+    need_saved(phase in PHASES, f"phase {phase!r}")
+    need_saved(phase != "lobby" or result is None, "a result in the lobby")
+    need_saved(isinstance(night, int) and not isinstance(night, bool) and night >= 0, "night")
+    if phase != "lobby":
+        sealed = data.get("sealed") is not None
+        # the engine's judge waits for the secrets (`sealed.open_with`); the votes'
+        # own judge keeps what the table saw, in the clear
+        judge: Judge = PhysicalJudge(
+            ruleset.flow, len(table.seats), _index(data["last_out"]), _index(data["last_arrested"])
+        )
+        if sealed and table.dealt and ruleset.outcome is not None:
+            judge = cast(Judge, Sealed())
+        reveal = table.reveal
+        table.referee = Referee(
+            ruleset.flow,
+            judge,
+            alive=[p.alive for p in table.seats],
+            phase=cast(Stage, phase),
+            night=night,
+            suspects=[index_of(s) for s in data["suspects"]],
+            night_out=[index_of(s) for s in data["night_out"]],
+            result=result,
+            winners=reveal.winners if reveal is not None and reveal.judged else None,
+        )
 
     need_saved(all(p.card is None for p in table.seats), "a card in the clear")
     need_saved(table.phase == "lobby" or data.get("sealed") is not None, "no sealed part")

@@ -24,6 +24,7 @@ from narrator.base.errors import NarratorError
 from narrator.moderator import Game as Engine
 from narrator.table.errors import TableError
 from narrator.table.flow import PHASES
+from narrator.table.night import NightDesk
 from narrator.table.seal import SealError
 from narrator.table.seats import Player, SeatIndex, index_of, number
 from narrator.table.state import Table
@@ -52,6 +53,10 @@ def secret(table: Table) -> dict[str, Any]:
         "ballot": {str(number(v)): number(t) for v, t in table.ballot.items()},
         "engine": table.engine.snapshot() if table.engine is not None else None,
         "journal": {str(k): v for k, v in table.journal.items()},
+        # the night being played: which calls are done, each phone's answers, where
+        # the voice was (what each chose and learned, and what waits for dawn, are
+        # the engine's, above): a restarted night goes on from there
+        "night": table.desk.state() if table.desk is not None else None,
     }
 
 
@@ -93,10 +98,14 @@ def _unseal(table: Table, secret: Mapping[str, Any]) -> None:
             player.card = card
         table.unseen = list(secret["unseen"])
         table.removed = list(secret["removed"])
-        table.ballot = {index_of(int(k)): index_of(int(v)) for k, v in secret["ballot"].items()}
+        ballot = {index_of(int(k)): index_of(int(v)) for k, v in secret["ballot"].items()}
         snapshot = secret["engine"]
-        table.engine = Engine.from_snapshot(table.ruleset, snapshot) if snapshot else None
+        # the engine draws an idle phone's mandatory choice from the table's chance,
+        # never from a seed a restart would make known
+        engine = Engine.from_snapshot(table.ruleset, snapshot, table.rng) if snapshot else None
+        table.engine = engine
         table.journal = {SeatIndex(int(k)): list(v) for k, v in secret["journal"].items()}
+        resume(table, ballot, secret.get("night"))
     except (KeyError, TypeError, ValueError, AttributeError, NarratorError) as exc:
         raise TableError(
             f"the saved game's secrets do not fit this table ({type(exc).__name__}: {exc})"
@@ -105,6 +114,24 @@ def _unseal(table: Table, secret: Mapping[str, Any]) -> None:
     if table.deadline is not None:
         table.deadline += max(0.0, table.clock.now() - table.vault.since)
     table._changed()
+
+
+def resume(table: Table, ballot: dict[SeatIndex, SeatIndex], night: Any) -> None:
+    """The game opened: the referee gets its judge (the engine, now that it holds the
+    cards again), the open vote and the day's round back, and a night cut off by the
+    restart goes on from the call it was at (`NightDesk.resume`); a night saved by
+    an older narrator, which kept no night, cannot: the host's "go on" ends it."""
+    referee = table.referee
+    if referee is None:
+        return
+    referee.judge = table.judge() if table.engine is not None else referee.judge
+    referee.ballot = dict(ballot)
+    engine = table.engine
+    if engine is not None and table.phase == "day" and table.rounds:
+        referee.round = engine.round
+    if engine is not None and table.phase == "night" and isinstance(night, dict):
+        script = table.night_script()
+        table.desk = NightDesk.resume(engine, script, table.lang, table.journal, night)
 
 
 def check(table: Table) -> None:

@@ -6,11 +6,12 @@ and the host's answer, and play again's fresh seating. No card is read here; the
 deal writes each player's card, the game marks who is out.
 
 **One seat numbering.** A seat is a `SeatIndex`: 0-based, in the order the players
-sit (clockwise), everywhere in Python, as the engine's seats are. A seat's *display
-number* (index + 1) exists only in words and on the wire -- the JSON the pages read
-and send (`"seat": 3`, `{"target": 3}`), the saved file, and the option ids
-`"seat:3"` of the engine's prompts and the phones' answers. `number`, `index_of` and
-`option` below are the one place that converts.
+sit (clockwise), everywhere in Python: the engine's own (`moderator.board`). A
+seat's *display number* (index + 1) exists only in words and on the wire -- the JSON
+the pages read and send (`"seat": 3`, `{"target": 3}`), the saved file, and the
+option ids `"seat:3"` the phones are offered and answer with (the engine's places
+in their text form). `number`, `index_of`, `option`, `option_id` and `place` below
+are the one place the table converts.
 
 Tokens are 256-bit `secrets` values; only their SHA-256 is kept (and saved), and
 compared in constant time, so a saved game holds no key to any seat.
@@ -23,12 +24,12 @@ import random
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import NewType
 
+from narrator.moderator.board import Place, parse_place, place_id
+from narrator.moderator.board import SeatIndex as SeatIndex  # the engine's: one numbering
 from narrator.table.errors import TableError
 from narrator.table.names import clean_name, same_name
 
-SeatIndex = NewType("SeatIndex", int)  # 0-based: the first player to sit is 0
 # Phones asking for a seat that are kept at once (one per address): beyond it the
 # oldest request is forgotten, never the new one refused -- eight bogus requests
 # once locked a real lost phone out (review 2, N9)
@@ -49,8 +50,21 @@ def index_of(value: object) -> SeatIndex:
 
 
 def option(seat: SeatIndex) -> str:
-    """The option id the engine's prompts and the phones' answers name a seat by."""
-    return f"seat:{seat + 1}"
+    """The option id the phones name a seat by (`seat:3`)."""
+    return place_id(Place.seat(seat))
+
+
+def option_id(where: Place) -> str:
+    """The option id the phones are offered for an engine's place."""
+    return place_id(where)
+
+
+def place(text: str) -> Place:
+    """A phone's option id read back as the engine's place (TableError: none)."""
+    try:
+        return parse_place(text)
+    except ValueError:
+        raise TableError(f"there is no option {text!r}") from None
 
 
 def token_hash(token: str) -> str:

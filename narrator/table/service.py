@@ -47,13 +47,16 @@ class TableVoice(Protocol):
     order, one at a time, on a worker thread; `night()` calls `done` once the night
     has been heard to the end. A night that fails is not passed as heard: `done` is
     not called, the error goes to `errors` (the host page shows it) and the host
-    decides to go on."""
+    decides to go on. `first`: the script step to begin at (a night resumed after a
+    restart); `on_step` is told the script's own step numbers."""
 
     said: list[str]  # every line asked for, in order
     errors: list[str]  # why a line or a night could not be heard (shown to the host)
 
     def say(self, text: str, lang: str) -> None: ...
-    def night(self, game: Game, done: Done, on_step: OnStep | None = None) -> None: ...
+    def night(
+        self, game: Game, done: Done, on_step: OnStep | None = None, first: int = 0
+    ) -> None: ...
     def prepare(self, games: Sequence[Game], lines: Sequence[str]) -> None: ...
     def stop_night(self) -> None: ...
     def close(self) -> None: ...
@@ -167,14 +170,19 @@ class TableService:
         return self.table.phase
 
     def act(self, player: Player, prompt: object, choose: object) -> dict[str, Any]:
-        """A night's answer: the same shape for a real prompt and a decoy, and no push
-        (nothing public changes; a group's picks reach its members' next look)."""
-        return self.table.act(player, prompt, choose)
+        """A night's answer: the same shape for a real prompt and a decoy, saved before
+        it is answered (a restart keeps it), and no push (nothing public changes; a
+        group's picks reach its members' next look). Every phone's answer is saved
+        alike, a decoy's too."""
+        answer = self.table.act(player, prompt, choose)
+        self._save()
+        return answer
 
     def turn(self, player: Player, action: object, choose: object) -> dict[str, Any]:
-        """A turn's action. Taken or refused, one push to every phone follows: a turn
-        the rules refuse (a card that may not capture) is not told by the pushes that
-        follow it any more than by its answer (review 2, L2)."""
+        """A turn of the day's round: taken or refused (by the rules: the same shape
+        as one taken, what it says this phone's alone; or a malformed turn), one push
+        to every phone follows: a refusal is not told by the pushes that follow it any
+        more than by its answer (review 2, L2)."""
         try:
             return self.table.turn(player, action, choose)
         finally:
@@ -324,8 +332,7 @@ class TableService:
             self._play_night(table.night)
         del self.announced[:-20]
         self._prepare_ahead()
-        if self.save_path is not None:  # before the answer: an acknowledged vote is saved
-            save(table, self.save_path)
+        self._save()  # before the answer: an acknowledged vote is saved
         # Thirty votes in a burst make a few pushes, not thirty: at most one push every
         # PUSH_GAP seconds, the first at once; each carries the latest state.
         loop = self._loop
@@ -342,6 +349,10 @@ class TableService:
             games.append(table.game(night + 1))
         self.voice.prepare(games, foreseen(table))
 
+    def _save(self) -> None:
+        if self.save_path is not None:
+            save(self.table, self.save_path)
+
     def _push(self) -> None:
         self._push_pending = False
         if self._loop is not None:
@@ -351,10 +362,15 @@ class TableService:
             listener()
 
     def _play_night(self, night: int) -> None:
+        """The voice plays the night the table began (its calls were matched to this
+        script as it began): from its start, or -- a night resumed after a restart
+        -- from the call it was at."""
         table, loop = self.table, self._loop
         assert loop is not None
+        first = table.night_from()
+        if first is None:
+            return  # a night that cannot go on: the host ends it
         game = table.game(night)
-        table.begin_night(game.script("night"))  # the script the voice plays: its windows
 
         def done(error: str | None) -> None:
             if error is None:
@@ -363,13 +379,21 @@ class TableService:
         def on_step(index: int) -> None:
             loop.call_soon_threadsafe(self._night_step, night, index)
 
-        self.voice.night(game, done, on_step)
+        self.voice.night(game, done, on_step, first)
 
     def _night_step(self, night: int, index: int) -> None:
-        """The voice reached step `index`: a window opened or closed -- one push to
-        every phone alike (the public state is unchanged; each own part is padded)."""
+        """The voice reached step `index`: saved when a window opened or closed, or the
+        voice went on to another call (a restart goes on from there); a window's
+        change is one push to every phone alike (the public state is unchanged; each
+        own part is padded)."""
         table = self.table
-        if table.phase == "night" and table.night == night and table.night_at(index):
+        if table.phase != "night" or table.night != night:
+            return
+        call = table.heard
+        told = table.night_at(index)
+        if told or table.heard != call:  # a window, or the voice on to another call
+            self._save()
+        if told:
             self._push()
 
     def _night_done(self, night: int) -> None:

@@ -23,14 +23,13 @@ from typing import Any
 from narrator.base.errors import NarratorError
 from narrator.moderator import Game as Engine
 from narrator.moderator import MoveError, Words, unsupported_roles
-from narrator.moderator.support import stand_ins
+from narrator.moderator.referee import Referee
+from narrator.moderator.support import flags, stand_ins
 from narrator.rules import Ruleset, check_selection, decks, recommended
-from narrator.script import Script
 from narrator.table.errors import TableError
 from narrator.table.flow import Announcement, Flow
-from narrator.table.night import NightDesk
 from narrator.table.seal import seat_key
-from narrator.table.seats import ClaimStatus, Player, SeatIndex, token_hash
+from narrator.table.seats import ClaimStatus, Player, SeatIndex, place, token_hash
 
 ROOM_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: read aloud and typed on a phone
 
@@ -143,11 +142,9 @@ class Table(Flow):
         if self.phase != "end":
             raise TableError("play again after the end of the game", "refused")
         self.seats.again()
-        self.phase, self.night, self.deadline, self.dealt = "lobby", 0, None, False
-        self.roles, self.unseen, self.removed, self.ballot = {}, [], [], {}
-        self.suspects, self.night_out, self.journal = [], [], {}
-        self.last_out = self.last_arrested = None
-        self.result = self.reveal = None
+        self.referee, self.deadline, self.dealt = None, None, False
+        self.roles, self.unseen, self.removed, self.journal = {}, [], [], {}
+        self.reveal = None
         self.engine = self.desk = None
         self._changed()
 
@@ -183,31 +180,22 @@ class Table(Flow):
         if deal and self.ruleset.outcome is not None:
             # the options the voice plays with (the ruleset's own: the table sets none),
             # so a power the voice offers is the engine's too (the lone wolf's look)
-            flags = frozenset(o.id for o in self.ruleset.options if o.kind == "flag" and o.default)
             self.engine = Engine.deal(
                 self.ruleset,
                 [s.name for s in self.seats],
                 [s.card or "" for s in self.seats],
                 list(self.unseen),
-                options=flags,
+                options=flags(self.ruleset),
                 rng=self.rng,
                 seed=self.rng.randrange(2**31),  # the voice's too (`game()`): one draw
             )
         self.roles = dict(chosen)
-        self.phase = "cards"
+        self.seed = self.rng.randrange(2**31)
+        self.referee = Referee(self.ruleset.flow, self.judge(), [True] * players)
         self.events.append(Announcement("dealt"))
         self._changed()
 
     # -- the night on the phones ----------------------------------------------------
-
-    def begin_night(self, script: Script) -> None:
-        """The voice starts `script` (this night's): its windows, from the engine."""
-        if self.engine is not None and self.phase == "night":
-            self.desk = NightDesk.begin(self.engine, script, self.lang, self.journal)
-
-    def night_at(self, index: int) -> bool:
-        """The voice is on step `index` of the night: True if a window opened or closed."""
-        return self.desk is not None and self.phase == "night" and self.desk.at(index)
 
     def act(self, player: Player, prompt: object, choose: object) -> dict[str, Any]:
         self.vault.must_be_open()
@@ -217,23 +205,47 @@ class Table(Flow):
 
     # -- rounds of turns (Secret Moon) -------------------------------------------------
 
+    def has_turn(self, seat: SeatIndex) -> bool:
+        """Whether the player may still take a turn in this round: one action each,
+        and none for a player out or disturbed (all of it public)."""
+        engine = self.engine
+        return (
+            self.phase == "day"
+            and bool(self.round)
+            and engine is not None
+            and (engine.has_turn(seat))
+        )
+
     def turn(self, player: Player, action: object, choose: object) -> dict[str, Any]:
         """A player takes their turn's action (the turn cards are on the table: whoever
-        holds the card called plays it). What everyone sees is announced; what the
-        actor alone learns (a card inspected) comes back and goes in their journal."""
+        holds the card called plays it; one action each a round, the engine keeps it).
+        What everyone sees is announced; what the actor alone learns (a card
+        inspected) comes back and goes in their journal. A turn the rules refuse --
+        some refusals depend on the card (a Guard may not capture) -- is answered in
+        the same shape as one taken (`refused`: why, on this phone only): its size
+        tells nothing."""
         self.vault.must_be_open()
-        if not (self.phase == "day" and self.rounds and self.engine is not None):
+        if not (self.phase == "day" and self.round and self.engine is not None):
             raise TableError("there are no turns now", "refused")
         if not isinstance(action, str) or not isinstance(choose, list):
             raise TableError('a turn is {"action": "...", "choose": ["seat:2", ...]}')
         if not all(isinstance(c, str) for c in choose) or len(choose) > 4:
             raise TableError('"choose" is a list of a few option ids')
         engine = self.engine
-        before = len(engine.log)
+        roles = [c.removeprefix("role:") for c in choose if c.startswith("role:")]
+        places = [place(c) for c in choose if not c.startswith("role:")]
+        before, said = len(engine.log), len(self.events)
         try:
-            entries = engine.turn(player.seat, action, list(choose))
+            if len(roles) > 1:
+                raise MoveError(f"{player.name} must name one role to {action}")
+            role = roles[0] if roles else None
+            entries = self._move(lambda r: r.turn(player.seat, action, places, role))
+        except TableError as exc:
+            if exc.kind != "refused" or self.phase != "day":
+                raise
+            return {"ok": False, "refused": str(exc), "learned": []}
         except MoveError as exc:
-            raise TableError(str(exc), "refused") from None
+            return {"ok": False, "refused": str(exc), "learned": []}
         words = Words(engine, self.lang)
         learned = [
             {"night": e.night, "text": words.journal(e)}
@@ -241,10 +253,7 @@ class Table(Flow):
             if e.to == player.seat and e.kind == "see"
         ]
         self.journal.setdefault(player.seat, []).extend(learned)
-        for index, s in enumerate(engine.seats):  # captured: out of play, on every phone
-            if not s.free and self.seats[index].alive:
-                self._out(SeatIndex(index))
-        self.events.append(Announcement("turn_said", since=before))
-        self._check_end("death")
+        # what the table hears of the turn, before the end it may bring
+        self.events.insert(said, Announcement("turn_said", since=before))
         self._changed()
-        return {"learned": learned}
+        return {"ok": True, "refused": None, "learned": learned}

@@ -13,14 +13,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from narrator.moderator import Words, unsupported_roles
+from narrator.moderator import Place, Words, unsupported_roles
 from narrator.rules import check_selection, dealing
 from narrator.table.errors import TableError
 from narrator.table.flow import VOTING
 from narrator.table.lines import describe
-from narrator.table.night import label, prompt_text
+from narrator.table.night import prompt_text
 from narrator.table.results import result_json, reveal_json
-from narrator.table.seats import Player, number, option
+from narrator.table.seats import Player, number, option_id
 from narrator.table.state import Table, chosen_roles, recommended_deck
 
 
@@ -55,7 +55,7 @@ def public(table: Table) -> dict[str, Any]:
         "card_only_before_night": table.countdown,
         # Secret Moon's rounds on the phones: which round, and how many cards lie
         # in the centre (the "non-playing players" a turn may pick)
-        "round": table.engine.round if table.engine is not None and table.rounds else 0,
+        "round": table.round,
         "centre": len(table.unseen) if table.rounds and table.dealt else 0,
         # the roles in the game, not who holds them: public in every seed
         # (audit 3, finding 2); One Night's centre is among them
@@ -119,7 +119,8 @@ def private(table: Table, player: Player) -> dict[str, Any]:
         "prompt": desk.prompt(player.seat) if desk else None,
         "picks": desk.picks(player.seat) if desk else {},
         "journal": journal(table, player),
-        "turns": turn_options(table) if player.alive else [],
+        # the actions, while this player still has this round's turn (one each)
+        "turns": turn_options(table) if table.has_turn(player.seat) else [],
     }
 
 
@@ -145,9 +146,13 @@ def night_room(table: Table) -> int:
     words = Words(desk.engine, table.lang, phones=True)
     abilities = [a for r in table.ruleset.roles if r.powers for a in r.powers.abilities]
     named = sorted({w for a in abilities for p in a.picks for w in p.named})
-    centre = [f"centre:{k + 1}" for k in range(len(desk.engine.centre))]
-    options = [option(p.seat) for p in table.seats] + centre + named
-    longest = max(_size(label(words, o)) + _size(o) for o in options)
+    places = (
+        [Place.seat(p.seat) for p in table.seats]
+        + [Place.centre(k) for k in range(len(desk.engine.centre))]
+        + [Place.word(w) for w in named]
+    )
+    options = [option_id(p) for p in places]
+    longest = max(_size(words.who(p)) + _size(option_id(p)) for p in places)
     texts = [prompt_text(words, None)] + [prompt_text(words, r.id) for r in table.ruleset.roles]
     ways = max(
         (_size([{"seat": 99, "centre": 99, "named": list(p.named)} for p in a.picks])
@@ -172,7 +177,7 @@ def _size(value: object) -> int:
 def turn_options(table: Table) -> list[dict[str, Any]]:
     """Every action and what it may pick, the same list on every phone (which of
     them this card may not take is said only when tried)."""
-    if not (table.phase == "day" and table.rounds and table.engine is not None):
+    if not (table.phase == "day" and table.round and table.engine is not None):
         return []
     names = {r.id: r.name.get(table.lang) for r in table.ruleset.roles}
     out = []

@@ -13,11 +13,15 @@ also ends by itself.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import queue
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from narrator.script import Script
+from narrator.script.model import Phase
 from narrator.session import (
     Clock,
     Game,
@@ -33,6 +37,26 @@ if TYPE_CHECKING:
     from narrator.table.service import Done, OnStep
 
 
+@dataclass
+class NightFrom(Game):
+    """The game whose night script begins at step `first`: a night resumed after a
+    restart goes on from the call it was at, not from its start."""
+
+    first: int = 0
+
+    @classmethod
+    def of(cls, game: Game, first: int) -> NightFrom:
+        fields = {f.name: getattr(game, f.name) for f in dataclasses.fields(game)}
+        return cls(**fields, first=first)
+
+    def script(self, phase: Phase) -> Script:
+        script = super().script(phase)
+        if phase != "night" or not self.first:
+            return script
+        stages = script.stages[self.first :] if script.stages else ()
+        return dataclasses.replace(script, steps=script.steps[self.first :], stages=stages)
+
+
 class SessionVoice:
     def __init__(self, session: Session, *, own_engine: bool = True) -> None:
         self.session = session
@@ -43,6 +67,7 @@ class SessionVoice:
         self.heard: list[str] = []  # lines whose playback ended without an error
         self._done: Done | None = None
         self._on_step: OnStep | None = None
+        self._first = 0  # the night's first script step played (a resumed night)
         self._playing: Playing | None = None
         self._closing = False
         self._lock = threading.Lock()
@@ -56,16 +81,26 @@ class SessionVoice:
         self._thread = threading.Thread(target=self._speak, name="table-voice", daemon=True)
         self._thread.start()
 
+    @property
+    def first(self) -> int:
+        """The script step the night being played began at (0, or for a night resumed
+        after a restart the call it was at): the voice's steps count from there."""
+        return self._first
+
     def say(self, text: str, lang: str) -> None:
         self.said.append(text)
         self._lines.put(("say", text, lang))
 
-    def night(self, game: Game, done: Done, on_step: OnStep | None = None) -> None:
+    def night(self, game: Game, done: Done, on_step: OnStep | None = None, first: int = 0) -> None:
+        """Play `game`'s night, from its script's step `first` (a night resumed after
+        a restart); `on_step` is told the script's own step numbers."""
         with self._lock:
             self._done = done
             self._on_step = on_step
+            self._first = first
             self._night_gen += 1
-            self._lines.put(("night", game, self._night_gen))
+            night = game if not first else NightFrom.of(game, first)
+            self._lines.put(("night", night, self._night_gen))
 
     def prepare(self, games: Sequence[Game], lines: Sequence[str]) -> None:
         """Make the calls of `games`' nights and days and the announcements `lines`
@@ -132,7 +167,7 @@ class SessionVoice:
         if event.kind in ("segment", "step") and event.state.step is not None:
             on_step = self._on_step
             if on_step is not None:
-                on_step(event.state.step)
+                on_step(event.state.step + self._first)
         if event.kind == "failed" and event.state.error:
             self.errors.append(f"night {event.state.night}: {event.state.error}")
         elif event.kind == "finished":

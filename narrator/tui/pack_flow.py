@@ -94,3 +94,8 @@ class VoicePackFlow(App[int]):
     def on_voice_packs_screen_use_requested(self, message: VoicePacksScreen.UseRequested) -> None:
         self._save(replace(self.settings, voice=message.voice))
         self.notify(text.t("Settings saved."))
+
+    def on_voice_packs_screen_deleted(self, message: VoicePacksScreen.Deleted) -> None:
+        if self.settings.voice == message.voice:  # the voice is gone: the default speaks
+            self._save(replace(self.settings, voice=None))
+            self.notify(text.t("The voice is now the language's default."))

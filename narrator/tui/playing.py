@@ -20,8 +20,9 @@ from textual.message import Message
 from textual.screen import Screen
 
 from narrator.i18n import N_
+from narrator.session.events import PhaseEvent, PhaseState
 from narrator.session.game import Game
-from narrator.session.phase import PhaseEvent, PhaseRunner, PhaseState
+from narrator.session.phase import PhaseRunner
 from narrator.tui.screens.confirm import ConfirmDialog
 from narrator.tui.text import t
 from narrator.tui.textual_internals import clear_style_caches

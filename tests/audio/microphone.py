@@ -12,7 +12,7 @@ import numpy as np
 import soundfile as sf
 
 from narrator.audio.synth import EspeakSynthesizer, Line
-from tests.audio.soundserver import SINK, SoundServer
+from tests.support.soundserver import SINK, SoundServer
 
 SPOKEN_AT = 0.5  # the prepared speech's level: a voice well under the microphone's ceiling
 

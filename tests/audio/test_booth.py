@@ -18,7 +18,7 @@ from narrator.audio.recording import TakeRefused, make_take
 from narrator.audio.settings import AudioUnavailable
 from narrator.audio.synth import Clip
 from tests.audio.microphone import listen_to_the_sink, prepared_speech, say_into_the_sink
-from tests.audio.soundserver import SoundServer
+from tests.support.soundserver import SoundServer
 
 TEXT = "Seer, wake up."
 HANG = 30.0  # seconds: a guard against a booth that never returns, not a stopwatch

@@ -27,7 +27,7 @@ from narrator.audio import player
 from narrator.audio.mixer import MixBuilder
 from narrator.audio.player import OUTPUT_LOST, OUTPUT_STALLED, Playback
 from narrator.script.model import Say
-from tests.audio.soundserver import missing_tools, sound_server
+from tests.support.soundserver import missing_tools, sound_server
 
 RATE = 22050
 LINE = re.compile(r"^(\d+):(\d\d\.\d)  (.+)$")

@@ -19,7 +19,7 @@ import pytest
 from narrator.audio import AudioEngine, AudioSettings, player
 from narrator.audio.commands import underrun_note
 from narrator.script.model import Say, Script
-from tests.audio.soundserver import RATE, SoundServer
+from tests.support.soundserver import RATE, SoundServer
 
 CALL = "One minute left."
 FRAME = RATE // 100  # 10 ms

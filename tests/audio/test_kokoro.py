@@ -45,8 +45,8 @@ from narrator.audio.settings import AudioUnavailable
 from narrator.audio.synth import Line
 from narrator.audio.voices import VoiceRouter
 from narrator.script.model import Say
-from tests.audio import sound
-from tests.audio.conftest import night
+from tests.support import sound
+from tests.support.fake_synth import night
 
 pytestmark = pytest.mark.audio
 pytest.importorskip("onnxruntime", reason="the kokoro extra installs onnxruntime")
@@ -238,7 +238,8 @@ def no_network_site(tmp_path: Path) -> Path:
 def test_a_kokoro_call_is_treated_as_every_call(tmp_path: Path) -> None:
     """Italian calls of the night with if_sara: resampled once to the mix rate, -16 LUFS
     under -1 dBTP, edges trimmed, never clipped (the model's own peaks pass full scale),
-    at the rate set within 10 %; the same line twice is the same samples."""
+    at the rate set within 10 % (the default and a slower one); the same line twice is
+    the same samples."""
     router = VoiceRouter(tmp_path)
     says = [s.text for s in sound.onuw_night("it").steps if isinstance(s, Say)]
     lines = [t for t in says if sound.words(t) >= 4][:4]
@@ -259,6 +260,12 @@ def test_a_kokoro_call_is_treated_as_every_call(tmp_path: Path) -> None:
             assert loud[0] / 22050 < 0.05 and (len(x) - loud[-1]) / 22050 < 0.05, text
             words += sound.words(text)
             seconds += (loud[-1] - loud[0]) / 22050
+        slow_words = slow_seconds = 0.0
+        for text in lines:  # another rate: the whole night at 120 costs minutes
+            x = router.synthesize(Line(text, "it", "if_sara", 120)).samples
+            loud = np.flatnonzero(np.abs(x) > 10 ** (-48 / 20) * np.abs(x).max())
+            slow_words += sound.words(text)
+            slow_seconds += (loud[-1] - loud[0]) / 22050
         again = router.synthesize(Line(lines[0], "it", "if_sara", 150))
         first = router.synthesize(Line(lines[0], "it", "if_sara", 150))
         assert np.array_equal(again.samples, first.samples)  # deterministic: the cache is exact
@@ -266,6 +273,7 @@ def test_a_kokoro_call_is_treated_as_every_call(tmp_path: Path) -> None:
         router.close()
     assert max(peaks) > 0.99, peaks  # what the loudness pass brought under its ceiling
     assert 60 * words / seconds == pytest.approx(150, rel=0.10)
+    assert 60 * slow_words / slow_seconds == pytest.approx(120, rel=0.10)
 
 
 def test_the_worker_starts_for_a_kokoro_line_only_and_ends_when_idle(tmp_path: Path) -> None:

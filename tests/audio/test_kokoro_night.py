@@ -21,7 +21,7 @@ from narrator.audio.mixer import FADE_IN, FADE_OUT, LEAD_IN, TAIL
 from narrator.rules import load_ruleset, parse_roles
 from narrator.script import Plan, build_script
 from tests.audio.measure import local_lag, offset_of
-from tests.audio.soundserver import RATE, SoundServer
+from tests.support.soundserver import RATE, SoundServer
 from tests.unit.helpers import RULESETS
 
 # Measures time itself: one at a time under xdist (see tests/conftest.py).

@@ -18,8 +18,8 @@ import pytest
 from narrator.audio import AudioEngine, AudioSettings
 from narrator.script import Pause, Say, Script, Step, Timer, TimerWarning
 from narrator.session import PhaseRunner, SystemClock
-from tests.audio.conftest import FakeSynth
-from tests.audio.soundserver import SoundServer
+from tests.support.fake_synth import FakeSynth
+from tests.support.soundserver import SoundServer
 
 pytestmark = pytest.mark.audio
 

@@ -35,8 +35,8 @@ from narrator.script.model import (
     script_from_dict,
     script_to_dict,
 )
-from tests.audio.conftest import FakeSynth, night, sample_night
-from tests.audio.sound import render_in_chunks
+from tests.support.fake_synth import FakeSynth, night, sample_night
+from tests.support.sound import render_in_chunks
 
 
 @pytest.fixture

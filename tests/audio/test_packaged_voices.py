@@ -26,10 +26,10 @@ from narrator.audio.rate import CALIBRATION, NaturalRate, RateBook, shipped_rate
 from narrator.audio.synth import Line
 from narrator.audio.voices import VoiceRouter
 from narrator.script.model import Pause, Say
-from tests.audio import sound
-from tests.audio.conftest import night
 from tests.audio.measure import silent_runs
-from tests.audio.soundserver import RATE, SoundServer
+from tests.support import sound
+from tests.support.fake_synth import night
+from tests.support.soundserver import RATE, SoundServer
 
 pytestmark = pytest.mark.audio
 pytest.importorskip("hibari", reason="the voices extra installs hibari-tts")

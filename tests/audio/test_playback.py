@@ -24,9 +24,9 @@ from narrator.audio import AudioEngine, AudioSettings, list_devices
 from narrator.audio.mixer import FADE_IN, FADE_OUT, LEAD_IN, TAIL
 from narrator.audio.synth import Clip, Line
 from narrator.script.model import Pause, Say, script_from_dict, script_to_dict
-from tests.audio.conftest import FakeSynth, night, sample_night
 from tests.audio.measure import local_lag, offset_of, silent_runs
-from tests.audio.soundserver import RATE, SoundServer
+from tests.support.fake_synth import FakeSynth, night, sample_night
+from tests.support.soundserver import RATE, SoundServer
 
 # Measures time itself: one at a time under xdist (see tests/conftest.py).
 pytestmark = [pytest.mark.audio, pytest.mark.xdist_group("timing")]

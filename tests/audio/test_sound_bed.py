@@ -19,8 +19,8 @@ from narrator.audio.bed import NightBed, load_knocks
 from narrator.audio.mixer import SAMPLE_RATE
 from narrator.audio.settings import DEFAULT_AMBIENCE
 from narrator.script import Pause
-from tests.audio import sound
-from tests.audio.conftest import FakeSynth, night
+from tests.support import sound
+from tests.support.fake_synth import FakeSynth, night
 
 pytestmark = pytest.mark.audio
 

@@ -12,7 +12,7 @@ from narrator.audio import AudioEngine, AudioSettings
 from narrator.audio.lexicon import lexicon_dir, load_lexicon, respell
 from narrator.audio.synth import EspeakSynthesizer
 from narrator.script import Say
-from tests.audio.conftest import FakeSynth, night
+from tests.support.fake_synth import FakeSynth, night
 
 pytestmark = pytest.mark.audio
 

@@ -21,7 +21,7 @@ from narrator.audio.loudness import (
     normalise,
     true_peak_db,
 )
-from tests.audio import sound
+from tests.support import sound
 
 pytestmark = pytest.mark.audio
 

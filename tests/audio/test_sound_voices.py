@@ -15,8 +15,8 @@ from narrator.audio.piper_voice import PiperSynthesizer, find_model
 from narrator.audio.rate import RateBook
 from narrator.audio.synth import EspeakSynthesizer, Line
 from narrator.audio.voices import VoiceRouter
-from tests.audio import sound
-from tests.audio.tiny_piper import build_tiny_voice
+from tests.support import sound
+from tests.support.tiny_piper import build_tiny_voice
 
 pytestmark = pytest.mark.audio
 pytest.importorskip("piper", reason="the dev extra installs piper-tts")
@@ -90,7 +90,8 @@ def test_voices_in_the_data_folder_are_listed_and_chosen_by_name(tmp_path: Path)
     rows = json.loads(listed.stdout)
     assert {"engine": "piper", "id": "it_IT-tiny", "name": "it_IT-tiny", "languages": ["it"],
             "gender": None, "licence": None} in rows  # fmt: skip
-    assert {r["engine"] for r in rows} - {"hibari"} == {"espeak-ng", "piper"}
+    # the packaged neural engines are listed too when their extras are installed
+    assert {r["engine"] for r in rows} - {"hibari", "kokoro"} == {"espeak-ng", "piper"}
     text = sound.narrator("voices", "--lang", "it", data=tmp_path).stdout
     assert any(row.split()[:2] == ["piper", "it_IT-tiny"] for row in text.splitlines())
     out = tmp_path / "n.wav"
@@ -127,7 +128,7 @@ def test_a_broken_voice_is_one_clear_line(tmp_path: Path) -> None:
 def test_the_voice_preview_is_a_call_with_its_gap_over_the_bed(tmp_path: Path) -> None:
     from narrator.audio import AudioEngine, AudioSettings
     from narrator.audio.preview import WAKE_GAP, preview_script
-    from tests.audio.conftest import FakeSynth
+    from tests.support.fake_synth import FakeSynth
 
     for lang in ("en", "it", "fa"):
         fake = FakeSynth()

@@ -19,7 +19,7 @@ from narrator.audio.mixer import SAMPLE_RATE, to_rate
 from narrator.audio.synth import CachedSynthesizer, Clip, EspeakSynthesizer, Line, postprocess
 from narrator.audio.voices import VoiceRouter
 from narrator.script.model import script_to_dict
-from tests.audio.conftest import sample_night
+from tests.support.fake_synth import sample_night
 
 pytestmark = pytest.mark.audio
 

@@ -300,3 +300,19 @@ def test_the_good_pack_goes_in_and_out_the_same_and_only_once(
     assert not [p for p in packs_dir().iterdir() if p.name.startswith(".")]  # nothing left aside
     listed = subprocess.run([*narrator, "voices", "--lang", "fa"], capture_output=True, text=True)
     assert "pack:shared" in listed.stdout
+
+
+def test_a_pack_is_deleted_whole_and_an_unknown_one_is_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    mine = open_pack("Mine", "lupus", "it")[0]
+    other = open_pack("Other", "onuw", "fa")[0]
+    assert main(["voicepack", "delete", "pack:mine"]) == 0
+    assert "deleted pack:mine" in capsys.readouterr().out
+    assert not mine.exists() and other.is_dir()
+    assert sorted(p.name for p in packs_dir().iterdir()) == ["other"]  # nothing left aside
+    for name in ("pack:mine", "../other", ""):
+        assert main(["voicepack", "delete", name]) == 2
+        _, err = capsys.readouterr()
+        assert err.count("\n") == 1 and err.startswith("narrator: no voice pack"), err
+    assert other.is_dir()

@@ -37,7 +37,7 @@ from narrator.tui.screens.record import RecordScreen, Studio
 from narrator.tui.screens.setup import SetupScreen
 from tests.audio.measure import local_lag, offset_of
 from tests.audio.microphone import listen_to_the_sink, prepared_speech, say_into_the_sink
-from tests.audio.soundserver import RATE, SoundServer
+from tests.support.soundserver import RATE, SoundServer
 from tests.tui.conftest import settle, sync
 from tests.tui.fakes import make_app
 from tests.unit.helpers import ruleset

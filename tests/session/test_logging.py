@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from narrator import logfile
-from narrator.session.phase import Listeners
+from narrator.session.events import Listeners
 
 
 def test_a_failing_listener_is_logged_with_its_traceback_and_the_night_goes_on(
@@ -31,7 +31,7 @@ def test_a_failing_listener_is_logged_with_its_traceback_and_the_night_goes_on(
         assert heard == ["an event"]
         handler.flush()
         text = path.read_text(encoding="utf-8")
-        assert "ERROR narrator.session.phase: a listener failed on the str event" in text
+        assert "ERROR narrator.session.events: a listener failed on the str event" in text
         assert "Traceback" in text and "RuntimeError: the screen is gone" in text
     finally:
         logging.getLogger("narrator").removeHandler(handler)

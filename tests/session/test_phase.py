@@ -49,6 +49,13 @@ def until(done: Callable[[], bool], clock: ManualClock | None = None, step: floa
         time.sleep(0.005)
 
 
+def settled(runner: PhaseRunner) -> None:
+    """Wait until the driver has looked twice more: the first pass may have begun
+    before the change, the second saw it (a sleep would pass unseen on a busy machine)."""
+    seen = runner.looks
+    until(lambda: runner.looks >= seen + 2)
+
+
 @pytest.fixture
 def clock() -> ManualClock:
     return ManualClock()
@@ -87,7 +94,7 @@ def test_a_day_runs_speech_timer_wait_then_finishes(
     until(lambda: runner.state().kind == "wait", clock, 1.0)
     assert [p.script.steps[0].text for p in engine.playbacks[1:3]] == ["Half a minute.", "Time."]  # type: ignore[union-attr]
     clock.advance(600)  # a wait lasts until the table goes on
-    time.sleep(0.1)
+    settled(runner)
     assert runner.state().waiting
     runner.go_on()
     until(lambda: runner.state().status == "finished", clock, 1.0)
@@ -140,7 +147,7 @@ def test_pause_holds_the_night_and_skip_jumps_to_the_next_call(
     runner.pause()
     before = runner.state().step
     clock.advance(300)
-    time.sleep(0.1)
+    settled(runner)
     assert runner.state().step == before and runner.state().paused
     runner.resume()
     until(lambda: (runner.state().step or 0) >= 2, clock, 0.1)
@@ -170,7 +177,7 @@ def test_a_night_that_cannot_play_fails_and_waits_then_retry_plays_it(
     runner.start()
     until(lambda: runner.state().status == "failed")
     clock.advance(600)
-    time.sleep(0.1)
+    settled(runner)
     state = runner.state()
     assert state.status == "failed" and state.error == "no audio output device (ALSA)"
     assert state.segment == 0  # it never moves on by itself

@@ -20,7 +20,7 @@ from narrator.audio.settings import AudioSettings
 from narrator.compose import AudioStart, LateEngine
 from narrator.script import Cue, Pause, Say, Script, Step
 from narrator.session import NightEngine, Playing, SilentEngine, SystemClock
-from tests.audio.conftest import FakeSynth
+from tests.support.fake_synth import FakeSynth
 
 SOUNDS = sorted(p.stem for p in assets_dir().glob("*.wav"))
 

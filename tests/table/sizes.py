@@ -349,8 +349,9 @@ async def _secret_moon(live: Live, names: list[str], cards: list[str], record: R
         turns += [(phone, {"action": "pass", "choose": []}) for phone in t.phones[1:]]
         for phone, body in turns:
             before = sum(len(p.pushes) for p in t.phones)
-            status, _, length = await t.call(phone, "POST", "/api/turn", body)
-            t.answered(f"turn {status}", [length], {status})
+            status, answer, length = await t.call(phone, "POST", "/api/turn", body)
+            refused = isinstance(answer, dict) and answer.get("refused")
+            t.answered(f"turn {'refused' if refused else 'taken'}", [length], {status})
             await until(
                 lambda n=before: sum(len(p.pushes) for p in t.phones) >= n + len(t.phones),
                 10,

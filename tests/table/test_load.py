@@ -7,8 +7,8 @@ import asyncio
 import time
 
 from narrator.table.voice import silent_voice
+from tests.support.crowd import crowd
 from tests.table.live import live_table
-from tests.table.load import crowd
 
 
 def test_thirty_phones_join_are_dealt_and_vote() -> None:

@@ -13,6 +13,7 @@ from itertools import combinations
 import pytest
 
 from narrator.moderator import Game as Engine
+from narrator.moderator import Place
 from narrator.session.game import Game
 from narrator.table.errors import TableError
 from narrator.table.night import NightDesk
@@ -107,7 +108,7 @@ def test_the_robber_learns_his_new_card_the_decoy_learns_nothing_in_the_same_sha
     d.at(robber.first)
     real = d.act(0, robber.step.id, ["seat:2"])  # Ann robs Bo, the werewolf
     decoy = d.act(2, robber.step.id, ["seat:2"])  # Cy, the Seer, taps Bo too
-    assert set(real) == set(decoy) == {"ok", "learned"}
+    assert set(real) == set(decoy) == {"ok", "learned", "refused"}
     assert real["learned"] and "Werewolf" in " ".join(real["learned"])
     assert decoy["learned"] == []
     assert d.engine.seats[0].card.role == "werewolf" and d.engine.seats[1].card.role == "robber"
@@ -230,8 +231,7 @@ def test_a_wherewolf_game_on_the_phones_from_the_deal_to_the_winners() -> None:
     t.engine = Engine.deal(t.ruleset, NAMES, cards, [], rng=random.Random(5))
 
     def night(picks: dict[int, list[str]]) -> None:
-        t.advance()  # dusk
-        t.begin_night(t.game().script("night"))
+        t.advance()  # dusk: the table begins the night on the phones, as it falls
         assert t.desk is not None
         for index in range(len(t.desk.script.steps)):
             t.night_at(index)
@@ -248,7 +248,7 @@ def test_a_wherewolf_game_on_the_phones_from_the_deal_to_the_winners() -> None:
         t.advance()
     night({0: ["seat:2"], 2: ["seat:2"]})  # the Pack Leader picks Bo; the Healer heals Bo
     healer = [e for e in t.engine.log if e.kind == "struck"]
-    assert healer[-1].targets == ("seat:2",) and healer[-1].to == 2
+    assert healer[-1].targets == (Place.seat(1),) and healer[-1].to == 2
     assert [e.kind for e in t.events if e.kind == "victims"][-1:] == ["victims"]
     assert announce(t, t.events[-1]) == ["Nobody left the game last night."]
     assert all(s.alive for s in t.seats)
@@ -330,3 +330,101 @@ def test_the_healer_sees_on_her_phone_only_those_the_night_struck() -> None:
                 d.act(2, mine["id"], ["seat:4"])
         d.finish()
         assert engine.dawn() == []  # night 1: no hunt; night 2: Dee saved
+
+
+def test_an_agent_tapping_a_fellow_agent_is_answered_as_every_phone_is() -> None:
+    """Review leak: the agents' arrest offers every phone the same players (a decoy
+    cannot know who the agents are, so neither can the shape); an agent who taps a
+    fellow agent is refused by the rules -- on their own phone, in the same shape
+    and size as any answer, and may choose again."""
+    names = ["Ann", "Bo", "Cy", "Dee", "Eve", "Fay"]
+    rs = ruleset("mafia_infiltrators")
+    cards = ["agent", "gangster", "agent", "gangster", "torturer", "gangster"]
+    script = Game(rs, len(names), dict(Counter(cards)), "en", 1).script("night")
+    engine = Engine.deal(rs, names, cards, [], rng=random.Random(3))
+    d = NightDesk.begin(engine, script, "en")
+    arrest = next(w for w in d.windows if w.step.role == "agent")
+    d.at(arrest.first)
+    shown = [d.prompt(seat) for seat in range(len(names))]
+    assert all(p is not None for p in shown)
+    assert len({len(p["options"]) for p in shown if p}) == 1  # the same players for all
+    mate = d.act(0, arrest.step.id, ["seat:3"])  # agent Ann taps agent Cy
+    decoy = d.act(1, arrest.step.id, ["seat:3"])  # a gangster taps Cy too
+    assert set(mate) == set(decoy) == {"ok", "learned", "refused"}
+    assert mate["ok"] is False and "Cy" in mate["refused"] and decoy["refused"] is None
+    assert len(json.dumps(mate)) < 4096 and len(json.dumps(decoy)) < 4096  # one padding
+    assert d.act(0, arrest.step.id, ["seat:2"])["ok"] is True  # a gangster: taken
+
+
+def test_the_mystic_wolf_meets_the_pack_at_its_call_and_looks_at_his_own() -> None:
+    """PHASE1's table bug: his pack step was matched to his own 2c call and his look
+    had no call; now he meets the pack at the werewolves' call (the engine's one step
+    of that call, which he answers too) and looks at his."""
+    d = desk(
+        ["mystic_wolf", "werewolf", "seer", "robber", "villager"], ["villager"] * 2 + ["drunk"]
+    )
+    by_role = {w.step.role: w for w in d.windows}
+    pack, look = by_role["werewolf"], by_role["mystic_wolf"]
+    assert d.engine.actors(pack.step) == [0, 1] and look.step.turn == 1
+    assert d.script.steps[pack.first].role == "werewolf"
+    assert d.script.steps[look.first].role == "mystic_wolf" and look.first > pack.last
+    d.at(pack.first)
+    knows = [e for e in d.engine.log if e.kind == "know" and e.to == 0]
+    assert knows and knows[0].targets == (Place.seat(1),)  # he sees the werewolf
+    d.at(look.first)
+    p = d.prompt(0)
+    assert p is not None and p["id"] == look.step.id and p["text"] == "Mystic Wolf: choose."
+    assert d.act(0, p["id"], ["seat:4"])["learned"] == ["Night 1: you looked at Dee: the Robber."]
+
+
+def test_a_doppelganger_copy_acts_at_her_own_call_after_the_role_s() -> None:
+    """PHASE1's table bug: a role she plays later (the 5.0 sheet's *: the Insomniac,
+    the Revealer) she played in the real role's window; the voice calls her after it
+    ("Doppelganger, if you copied the Revealer, wake up"), and there her phone shows
+    her prompt and tells her what she saw. Every phone sees the same prompt ids."""
+    d = desk(
+        ["doppelganger", "werewolf", "seer", "revealer", "villager"],
+        ["villager", "robber", "werewolf"],
+    )
+    copy = d.windows[0]
+    d.at(copy.first)
+    assert d.act(0, copy.step.id, ["seat:4"])["learned"][0].endswith("now the Revealer.")
+    reveal = next(w for w in d.windows if w.step.role == "revealer")
+    assert reveal.later is not None and reveal.end == reveal.later[1]
+    assert d.script.steps[reveal.later[0]].role == "doppelganger"
+    d.at(reveal.first)  # the Revealer's own call: the holder chooses, she does not yet
+    ids = {d.prompt(seat)["id"] for seat in range(len(NAMES))}  # type: ignore[index]
+    assert ids == {reveal.step.id}
+    assert d.prompt(3)["text"] == "Revealer: choose."  # type: ignore[index]
+    assert d.prompt(0)["text"] == "Tap a player you trust least."  # type: ignore[index]
+    for seat in range(len(NAMES)):
+        d.act(seat, reveal.step.id, ["seat:5" if seat != 4 else "seat:1"])
+    assert not [e for e in d.engine.log if e.kind == "reveal" and e.seat == 0]
+    d.at(reveal.later[0])  # "Doppelganger, if you copied the Revealer, wake up"
+    ids = {d.prompt(seat)["id"] for seat in range(len(NAMES))}  # type: ignore[index]
+    assert ids == {f"{reveal.step.id}/2"}
+    assert d.prompt(0)["text"] == "Revealer: choose."  # type: ignore[index]
+    assert d.prompt(3)["text"] == "Tap a player you trust least."  # type: ignore[index]
+    for seat in range(len(NAMES)):
+        answer = d.act(seat, f"{reveal.step.id}/2", ["seat:2" if seat != 1 else "seat:1"])
+        assert set(answer) == {"ok", "learned", "refused"}
+    revealed = [e for e in d.engine.log if e.kind == "see" and e.seat == 0 and e.step == "n1.5"]
+    assert revealed and revealed[0].targets == (Place.seat(1),)  # Bo's card, turned up
+    d.at(reveal.end + 1)
+    assert d.open is None and reveal.step.id in d.closed
+
+
+def test_a_doppelganger_insomniac_learns_her_card_at_her_own_call() -> None:
+    d = desk(
+        ["doppelganger", "werewolf", "seer", "insomniac", "villager"],
+        ["villager", "robber", "werewolf"],
+    )
+    d.at(d.windows[0].first)
+    d.act(0, d.windows[0].step.id, ["seat:4"])  # she copies the Insomniac
+    insomniac = next(w for w in d.windows if w.step.role == "insomniac")
+    assert insomniac.later is not None
+    d.at(insomniac.first)
+    assert d.journal[3][-1]["text"] == "Night 1: your card is now the Insomniac."
+    assert all("card is now" not in j["text"] for j in d.journal.get(0, [])[1:])
+    d.at(insomniac.later[0])  # her own call: now she sees her card
+    assert d.journal[0][-1]["text"] == "Night 1: your card is now the Doppelganger."

@@ -15,6 +15,7 @@ from narrator.moderator import Game as Engine
 from narrator.session.game import Game
 from narrator.table.errors import TableError
 from narrator.table.night import NightDesk
+from narrator.table.seats import option_id
 from tests.unit.helpers import ruleset
 
 NAMES = ["Ann", "Bo", "Cy", "Dee", "Eve", "Fay", "Gil"]
@@ -56,7 +57,11 @@ def walk(d: NightDesk) -> list[tuple[int, list[object], list[str]]]:
             if p is not None and p["max"]:
                 way = p["ways"][0]
                 real = d.engine.prompt(d.open.step, seat) if d.open else None
-                ids = list(real.options) if real else [o["id"] for o in p["options"]]
+                ids = (
+                    [option_id(o) for o in real.options]
+                    if real
+                    else [o["id"] for o in p["options"]]
+                )
                 pick = (
                     [way["named"][0]]
                     if way["named"]

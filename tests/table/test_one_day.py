@@ -72,7 +72,8 @@ def phones_day(path: Path, nights: int) -> list[float]:
         t.advance()  # night -> day
         assert t.phase == "day" and t.deadline is not None
         lengths.append(t.deadline - clock.t)
-        t.phase = "verdict"  # straight to the next night (the votes are tested elsewhere)
+        assert t.referee is not None
+        t.referee.phase = "verdict"  # straight to the next night (votes are tested elsewhere)
         if night < nights:
             t.advance()
     return lengths

@@ -30,14 +30,13 @@ def size(value: object) -> int:
 
 def nightfall(game: str) -> Table:
     """A table of `game` at its most players, its recommended deck dealt to the
-    phones, at its first night (the night script begun, as the service begins it)."""
+    phones, at its first night (its script begun on the phones as the night falls)."""
     rs = ruleset(game)
     table = Table(rs, "en" if game != "onuw" else "fa", rng=random.Random(5))
     for name in widest_names(rs.setup.max_players):
         table.join(name, table.room)
     table.start({})
-    table.advance()  # cards -> night
-    table.begin_night(table.game(table.night).script("night"))
+    table.advance()  # cards -> night: the night on the phones begins as it falls
     return table
 
 
@@ -74,7 +73,6 @@ def test_no_phone_s_prompt_and_picks_outgrow_the_night_s_room(game: str) -> None
     assert walk(table) <= room
     while table.phase != "night":  # the next night too: the pack hunts from night 2
         table.advance()
-    table.begin_night(table.game(table.night).script("night"))
     assert walk(table) <= night_room(table)
 
 

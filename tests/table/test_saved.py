@@ -129,7 +129,9 @@ def test_a_restarted_table_keeps_the_engine_and_the_journals(tmp_path: Path) -> 
     assert resumed.engine is not None and resumed.engine.snapshot() == t.engine.snapshot()
     assert resumed.engine.tombstone == 2 and not resumed.engine.seats[2].alive
     assert resumed.last_out == 2  # the table's seats and the engine's: one numbering
-    assert resumed.journal == {0: [{"night": 1, "text": "you saw Bo."}]}
+    assert resumed.journal == t.journal and resumed.journal[0] == [
+        {"night": 1, "text": "you saw Bo."}
+    ]
     resumed.advance()  # the accusation, counted by the restored engine
     for seat in resumed.seats:
         if seat.seat in resumed.voters():
@@ -145,6 +147,9 @@ def test_a_restarted_table_keeps_the_engine_and_the_journals(tmp_path: Path) -> 
         (lambda e: e.update(dead_order=[99]), "seat 99 is not at this table"),
         (lambda e: e["seats"].pop(), "does not fit together (the engine's seats)"),
         (lambda e: e.update(revealed=[["moon", 1]]), "'moon' is not a place"),
+        (lambda e: e.update(tonight={"dawn": [["burn", 0, 1, None]]}), "does not wait for dawn"),
+        (lambda e: e.update(tonight={"copying": [[0, "dragon"]]}), "KeyError: 'dragon'"),
+        (lambda e: e.update(tonight={"last_pick": [["n1.1", 0, "moon:2"]]}), "not a place"),
     ],
 )
 def test_a_sealed_engine_that_does_not_fit_is_one_line(
@@ -168,3 +173,79 @@ def test_a_sealed_engine_that_does_not_fit_is_one_line(
         back(resumed, tokens[1])
     message = str(info.value)
     assert why in message and "\n" not in message
+
+
+def _mid_night() -> tuple[Table, list[str]]:
+    """Lupus in the middle of its first night: the pack has picked, the Seer not yet."""
+    t = Table(ruleset("lupus"), "en", rng=random.Random(3))
+    tokens = [t.join(name, t.room)[1] for name in ("Ann", "Bo", "Cy", "Dee", "Eve", "Fay", "Gus")]
+    t.start({"werewolf": 2, "seer": 1, "villager": 4})
+    t.advance()  # the night falls: the table begins it on the phones, as it is saved
+    assert t.desk is not None and t.engine is not None
+    for index in range(len(t.desk.script.steps)):
+        t.night_at(index)
+        if t.desk.open is not None:
+            break  # the first call is open
+    for player in t.seats:
+        prompt = t.desk.prompt(player.seat)
+        assert prompt is not None
+        t.act(player, prompt["id"], [prompt["options"][0]["id"]])
+    return t, tokens
+
+
+def test_a_night_is_saved_with_its_calls_and_its_answers(tmp_path: Path) -> None:
+    """The night being played is in the sealed part: the call open, each phone's
+    answers, the engine's picks and what waits for dawn -- read back as they were."""
+    t, tokens = _mid_night()
+    path = tmp_path / "game.json"
+    save(t, path)
+    resumed = load_saved(path, ruleset("lupus"))
+    assert resumed.phase == "night" and resumed.night == 1 and resumed.desk is None
+    back(resumed, tokens[3]), back(resumed, tokens[5])
+    assert resumed.engine is not None and t.engine is not None and t.desk is not None
+    assert resumed.engine.snapshot() == t.engine.snapshot() and resumed.engine.night == 1
+    desk = resumed.desk
+    assert desk is not None and desk.state() == t.desk.state()
+    assert desk.open is not None and resumed.night_from() == desk.open.first
+    assert resumed.engine.group_picks(desk.open.step) == t.engine.group_picks(t.desk.open.step)
+
+
+def test_a_night_saved_before_nights_were_kept_is_ended_by_the_host(tmp_path: Path) -> None:
+    """A game saved mid-night by an older narrator (no night in its sealed part, no
+    `tonight` in its engine, no script seed) opens, plays no night again, and the
+    host's "go on" ends that night: the dawn, with the choices it kept (none)."""
+    t, tokens = _mid_night()
+    secrets = secret(t)
+    del secrets["night"], secrets["engine"]["tonight"]
+    data = dump(t)
+    del data["seed"]
+    points = {s.seat + 1: s.token_hash for s in t.seats}
+    data["sealed"] = t.vault.seal(secrets, context(t), points)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    resumed = load_saved(path, ruleset("lupus"))
+    back(resumed, tokens[0]), back(resumed, tokens[1])
+    assert resumed.phase == "night" and resumed.desk is None and resumed.seed == 0
+    assert resumed.engine is not None and resumed.engine.night == 1
+    resumed.advance()
+    assert resumed.phase == "day" and resumed.night == 1 and all(p.alive for p in resumed.seats)
+
+
+def test_a_night_with_physical_cards_goes_on_from_the_call_it_was_at(tmp_path: Path) -> None:
+    """Nobody knows the cards, but everyone heard the voice: where it was (the call it
+    was saying) is saved in the clear, and the voice goes on from that call, never
+    from the night's start (a Seer called twice would look twice)."""
+    t = Table(ruleset("lupus"), "en", rng=random.Random(3))
+    tokens = [t.join(name, t.room)[1] for name in ("Ann", "Bo", "Cy", "Dee", "Eve", "Fay", "Gus")]
+    t.start({"werewolf": 2, "seer": 1, "villager": 4}, deal=False)
+    t.advance()
+    steps = t.night_script().steps
+    seer = next(i for i, step in enumerate(steps) if getattr(step, "role", None) == "seer")
+    for index in range(seer + 2):  # the voice is a little way into the Seer's call
+        assert t.night_at(index) is False  # no phone is told anything
+    assert t.heard == seer and t.night_from() == seer
+    path = tmp_path / "game.json"
+    save(t, path)
+    resumed = load_saved(path, ruleset("lupus"))
+    back(resumed, tokens[0]), back(resumed, tokens[1])
+    assert resumed.phase == "night" and resumed.night_from() == seer

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from narrator.moderator import Game as Engine
+from narrator.moderator.support import flags
 from narrator.rules import Ruleset, parse_ruleset
 from narrator.script import Plan, Say, build_script
 from narrator.table import Player, Table, TableError, load_saved, save, views
@@ -356,7 +357,6 @@ def test_lupus_ballot_tie_goes_to_the_suspect_closer_to_the_tombstone() -> None:
     t = lupus_day()
     t.clock = clock
     t.advance()
-    t.suspects = []
     for voter, target in [(0, 5), (1, 5), (2, 0), (3, 0)]:
         t.vote(t.seat(voter), target)
     clock.advance(1e6)
@@ -593,10 +593,14 @@ def test_secret_moon_turns_are_played_on_the_phones_and_the_engine_ends_the_game
     assert [a["id"] for a in views.private(t, t.seat(4))["turns"]] == [
         a["id"] for a in views.private(t, t.seat(0))["turns"]
     ]
-    with pytest.raises(TableError, match="cannot capture"):
-        t.turn(t.seat(4), "capture", ["seat:4"])  # the engine's option ids: seat 4 as shown
+    # refused in the shape of a turn taken (a Guard's refusal tells a size-watcher
+    # nothing): why, on this phone only
+    refused = t.turn(t.seat(4), "capture", ["seat:4"])  # seat 4 as the pages name it
+    assert refused["ok"] is False and "cannot capture" in refused["refused"]
+    assert set(refused) == {"ok", "refused", "learned"} and refused["learned"] == []
     # a centre card inspected: only the actor learns it, in their journal
     learned = t.turn(t.seat(4), "inspect", ["centre:1"])
+    assert set(learned) == set(refused) and learned["ok"] is True
     assert learned["learned"][0]["text"] == "Round 1: you looked at centre card 1: the Guard."
     assert t.journal[4][-1] == learned["learned"][0]
     said = announce(t, t.events[-1])[0]
@@ -666,12 +670,11 @@ def test_a_users_round_lines_with_other_placeholders_are_said_as_the_script_says
 def test_secret_moon_three_rounds_pass_and_the_princess_wins() -> None:
     t = secret_moon_day()
     t.turn(t.seat(0), "hide", ["seat:1"])
-    with pytest.raises(TableError, match=f"cannot choose {t.seat(0).name}"):
-        t.turn(t.seat(3), "accuse", ["seat:1", "role:princess"])
+    hidden = t.turn(t.seat(3), "accuse", ["seat:1", "role:princess"])
+    assert f"cannot choose {t.seat(0).name}" in hidden["refused"]
     t.advance()  # round 2
     t.advance()  # round 3
-    with pytest.raises(TableError, match="nobody may hide in round 3"):
-        t.turn(t.seat(0), "hide", ["seat:1"])
+    assert "nobody may hide in round 3" in t.turn(t.seat(0), "hide", ["seat:1"])["refused"]
     t.advance()  # the last round is over
     assert t.phase == "end" and t.reveal is not None
     assert t.reveal.winners == Winners(("red",), (0, 1, 2))
@@ -708,3 +711,76 @@ def test_by_day_the_one_night_card_is_gone_and_a_player_out_by_hand_is_said() ->
     assert announce(lupus, lupus.events[-1]) == [
         f"{name} has left the table, and is out of the game."
     ]
+
+
+# -- each game's own rules on the phones (issue 28) -------------------------------------
+
+
+def test_one_nights_lone_wolf_peeks_at_the_centre_as_the_voice_says() -> None:
+    """Review R3: the ruleset's options reach the engine at the deal -- the lone
+    werewolf (the other is in the centre) is offered the centre card the voice
+    announces, on his phone."""
+    t = table("onuw", 4)
+    t.start({"werewolf": 2, "seer": 1, "robber": 1, "villager": 3})
+    assert t.engine is not None and "lone_wolf" in t.engine.options
+    rig(t, ["werewolf", "seer", "robber", "villager"])
+    t.unseen = ["werewolf", "villager", "villager"]
+    t.engine = Engine.deal(
+        t.ruleset, [s.name for s in t.seats], [s.card or "" for s in t.seats], t.unseen,
+        options=flags(t.ruleset),  # as the table deals it
+    )  # fmt: skip
+    t.advance()
+    assert t.desk is not None
+    pack = next(w for w in t.desk.windows if w.step.role == "werewolf")
+    t.desk.at(pack.first)
+    peek = views.private(t, t.seat(0))["prompt"]
+    assert peek is not None and any(w["centre"] == 1 for w in peek["ways"])
+    answer = t.act(t.seat(0), peek["id"], ["centre:2"])
+    assert answer["learned"] == ["Night 1: you looked at centre card 2: the Villager."]
+
+
+def test_wherewolfs_first_night_says_nothing_of_the_dead() -> None:
+    """PHASE1's table bug: after the first night, when nothing could kill (the
+    seed), the table said "Nobody left the game last night."; now only the engine's
+    dawn says whether a death was possible."""
+    t = table("wherewolf", 5)
+    t.start({})
+    t.advance(), t.advance()
+    assert t.phase == "day" and "victims" not in [e.kind for e in t.events]
+    dealt = table("wherewolf", 5)
+    dealt.start({}, deal=False)  # physical cards: the host marks the night's dead
+    dealt.advance(), dealt.advance()
+    assert [e.kind for e in dealt.events][-1] == "victims"
+
+
+def test_the_two_player_dawn_is_said_in_its_own_words() -> None:
+    """PHASE1's table bug: Wherewolf's two-player dawn fell back to the generic line."""
+    from narrator.table.announce import announce
+
+    t = table("wherewolf", 5)
+    t.start({"pack_leader": 1, "seer": 1, "healer": 1, "villager": 2})
+    rig(t, ["pack_leader", "villager", "seer", "healer", "villager"])
+    assert t.engine is not None
+    for seat in (2, 3, 4):
+        t.engine.seats[seat].alive = False
+        t.seat(seat).alive = False
+        t.referee.alive[seat] = False  # type: ignore[union-attr]
+    t.advance()  # night 1: nobody can die, two are left
+    t.advance()
+    said = [line for e in t.events if e.kind == "victims" for line in announce(t, e)]
+    assert said and "only two players are left" in said[0] and t.seat(1).name in said[0]
+
+
+def test_secret_moon_one_action_each_round_on_the_phones() -> None:
+    """Review N10: one action per player per round («una e una sola azione nel proprio
+    turno»): once a phone has played, its actions are gone from its screen, and a
+    second turn is refused in the shape of a turn taken."""
+    t = secret_moon_day()
+    first = t.turn(t.seat(0), "pass", [])
+    assert first["ok"] and views.private(t, t.seat(0))["turns"] == []
+    assert views.private(t, t.seat(1))["turns"]  # the others still have theirs
+    again = t.turn(t.seat(0), "inspect", ["seat:2"])
+    assert again["ok"] is False and "one each" in again["refused"]
+    assert set(again) == set(first)
+    t.advance()  # round 2: every turn is back
+    assert views.private(t, t.seat(0))["turns"]

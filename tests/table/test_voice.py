@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from narrator.session import Session, Settings, SilentEngine, SystemClock
+from narrator.rules import load_catalog
+from narrator.session import Game, Session, Settings, SilentEngine, SystemClock
 from narrator.table.lines import join_names, line
 from narrator.table.voice import SessionVoice, silent_voice
 from tests.table.live import live_table
@@ -89,6 +90,25 @@ def test_a_night_that_fails_is_not_passed_as_heard() -> None:
         time.sleep(0.3)
         assert live.table.phase == "night"  # the host sees the error and decides
         assert live.host("next")[0] == 200 and live.table.phase == "day"
+
+
+def test_a_night_resumed_is_played_from_its_call_and_told_in_the_scripts_steps() -> None:
+    """A night resumed after a restart: the voice plays its script from step `first`
+    (the call it was at), never from the start, and tells the table the script's
+    own step numbers; heard to the end, it says so once."""
+    game = Game(load_catalog().get("lupus"), 7, {"werewolf": 2, "seer": 1, "villager": 4})
+    steps = game.script("night").steps
+    first = next(i for i, s in enumerate(steps) if getattr(s, "role", None) == "seer")
+    voice = silent_voice(FastClock())  # type: ignore[arg-type]
+    heard: list[int] = []
+    ended: list[str | None] = []
+    voice.night(game, ended.append, heard.append, first)
+    try:
+        assert wait_for(lambda: bool(ended), 20)
+    finally:
+        voice.close()
+    assert ended == [None] and heard and heard[0] == first
+    assert heard == sorted(heard) and heard[-1] == len(steps) - 1
 
 
 @pytest.mark.audio

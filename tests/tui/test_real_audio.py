@@ -27,7 +27,7 @@ from narrator.tui.app import NarratorApp
 from narrator.tui.screens.day import DayScreen
 from narrator.tui.screens.night import NightScreen
 from narrator.tui.screens.setup import SetupScreen
-from tests.audio.soundserver import RATE, SoundServer
+from tests.support.soundserver import RATE, SoundServer
 from tests.tui.conftest import settle, sync
 from tests.tui.fakes import screen_text
 

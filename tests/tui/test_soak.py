@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.audio.soundserver import SoundServer
-from tests.tui.soak import run_soak
+from tests.support.soak import run_soak
+from tests.support.soundserver import SoundServer
 
 pytestmark = [
     pytest.mark.slow,

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from narrator.rules import load_catalog
-from tests.audio.soundserver import missing_tools, sound_server
-from tests.tui.tmux import NARRATOR, start_tmux
+from tests.support.soundserver import missing_tools, sound_server
+from tests.support.tmux import NARRATOR, start_tmux
 
 pytestmark = [
     pytest.mark.audio,

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.audio.soundserver import SoundServer
-from tests.tui.tmux import NARRATOR, Tmux, alive, children, start_tmux
+from tests.support.soundserver import SoundServer
+from tests.support.tmux import NARRATOR, Tmux, alive, children, start_tmux
 
 pytestmark = [
     pytest.mark.slow,

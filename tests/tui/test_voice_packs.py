@@ -193,3 +193,35 @@ async def test_voice_packs_use_export_import_and_the_night_says_what_it_lacks(
         assert "lines of tonight recorded; the default voice says the other" in notice
         assert engine.playbacks
     assert [m.id for _, m in installed_packs()] == ["our-voice"]
+
+
+@sync
+async def test_a_pack_deleted_after_a_yes_is_gone_and_the_default_voice_takes_over(
+    tmp_path: Path,
+) -> None:
+    app, _, _ = make_app(tmp_path)
+    with_booth(app)
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_recording(pilot, "Our Voice")
+        await take(pilot, screen)
+        await pilot.press("enter")
+        await settle(pilot, lambda: screen.recording.done == 1)
+        await pilot.press("escape", "escape", "v")
+        await shows(pilot, "Our Voice", "pack:our-voice")
+        await pilot.press("u")
+        await settle(pilot, lambda: app.settings.voice == "pack:our-voice")
+
+        await pilot.press("d")  # asked first: a no keeps it
+        await settle(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        await pilot.press("n")
+        await settle(pilot, lambda: isinstance(app.screen, VoicePacksScreen))
+        assert [m.id for _, m in installed_packs()] == ["our-voice"]
+
+        await pilot.press("d")
+        await settle(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        await pilot.press("y")
+        await settle(pilot, lambda: app.settings.voice is None)
+        assert app.store.load()[0].voice is None  # saved: the default voice says the night
+        await shows(pilot, "No voice pack yet")
+    assert installed_packs() == []
+    assert [p.name for p in packs_dir().iterdir()] == []  # nothing left aside

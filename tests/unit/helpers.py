@@ -6,6 +6,7 @@ from functools import cache
 from itertools import groupby
 from pathlib import Path
 
+from narrator.moderator.board import Place, parse_place
 from narrator.rules import Ruleset, load_ruleset, parse_roles
 from narrator.script import Pause, Plan, Say, Script, Timer, Wait, build_script
 
@@ -49,3 +50,9 @@ def turn(
         ("pause", role, seconds),
         ("say", role, close),
     ]
+
+
+def places(*ids: str) -> list[Place]:
+    """The engine's places, written as the pages and the log write them (`seat:2` is
+    the second seat): a test reads as the game does."""
+    return [parse_place(i) for i in ids]

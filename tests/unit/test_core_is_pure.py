@@ -70,7 +70,7 @@ def test_the_session_and_the_tables_state_load_no_audio_or_ui_library_at_run_tim
         "from narrator.session import Settings\n"
         "from narrator.session.config import audio_settings\n"
         "audio_settings(Settings())\n"
-        "import narrator.table.state, narrator.table.votes, narrator.table.outcome\n"
+        "import narrator.table.state, narrator.moderator.referee\n"
         "import narrator.moderator"
     )
     assert "narrator" in loaded

@@ -4,7 +4,7 @@ The shipped games' flows; the day's timers addressed by name; a ruleset whose vo
 is called one way and counted another refused at `narrator check` with one line and
 file:line (the Lupus copy the code review reproduced); and every mutant of the vote
 and phase keys of every shipped ruleset either refused so or loaded into a flow
-that every driver can walk.
+that every driver can walk, and that a whole phone table plays to the end.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from __future__ import annotations
 import copy
 import itertools
 import re
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,8 @@ from narrator.rules import RulesetError, parse_ruleset, recommended
 from narrator.rules.flow import KIND_OF_STYLE
 from narrator.rules.model import Ruleset
 from narrator.script import Plan, Timer, build_script, day_timer
+from narrator.table import TableError
+from tests.table.headless import play_to_the_end
 from tests.unit.helpers import RULESETS, ruleset
 
 SHIPPED = sorted(p.stem for p in RULESETS.glob("*.yaml"))
@@ -204,9 +208,16 @@ def test_every_mutant_of_the_vote_and_phase_keys_is_refused_in_one_line_or_walks
 ) -> None:
     """Property-style: each mutant of a shipped ruleset's vote and phase keys either
     fails `narrator check` with one line and file:line, or loads into a flow every
-    driver can walk (and that the app's day speaks). Both outcomes must occur."""
+    driver can walk (and that the app's day speaks) -- and that a whole table of
+    phones plays to its end, dealt by the phones and with physical cards, every
+    command through the table's service as the web server sends them, with no error
+    the server would answer with a 500 (issue 24). Both outcomes must occur."""
     doc = yaml.safe_load((RULESETS / f"{ruleset_id}.yaml").read_text("utf-8"))
     path = tmp_path / f"{ruleset_id}.yaml"
+    # the table saves its game after every change, synced: in memory, a busy disk
+    # would make this test minutes long, and what is tested is the same
+    shm = Path("/dev/shm")
+    saves = Path(tempfile.mkdtemp(dir=shm if shm.is_dir() else tmp_path))
     refused, walked = 0, 0
     for name, mutant in _mutants(doc):
         text = yaml.safe_dump(mutant, allow_unicode=True, sort_keys=False)
@@ -221,7 +232,14 @@ def test_every_mutant_of_the_vote_and_phase_keys_is_refused_in_one_line_or_walks
             refused += 1
             continue
         assert_consistent(loaded), name
+        for deal in (True, False):
+            try:
+                end = play_to_the_end(loaded, saves / "table.json", deal=deal)
+            except TableError as exc:
+                raise AssertionError(f"{name}, dealt={deal}: refused: {exc}") from None
+            assert end.phase == "end", (name, deal)
         walked += 1
+    shutil.rmtree(saves)
     assert refused and walked, (refused, walked)
 
 

@@ -35,6 +35,7 @@ from narrator.moderator import (
 )
 from narrator.moderator.scenario import to_scenario
 from narrator.rules import RulesetError, load_catalog, parse_ruleset
+from tests.unit.helpers import places
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "tests" / "scenarios").rglob("*.yaml"))
@@ -214,10 +215,10 @@ def test_a_prompt_offers_seats_and_centre_cards_by_id() -> None:
     game.open_step(seer)
     prompt = game.prompt(seer, 0)
     assert prompt is not None
-    assert prompt.options == ("seat:2", "seat:3", "centre:1", "centre:2", "centre:3")
+    assert prompt.options == tuple(places("seat:2", "seat:3", "centre:1", "centre:2", "centre:3"))
     assert (prompt.min, prompt.max) == (0, 2)
     assert game.prompt(seer, 1) is None  # the werewolf is not called by the Seer's call
-    learned = game.act(seer, 0, ["seat:2"])
+    learned = game.act(seer, 0, places("seat:2"))
     assert [(e.kind, e.cards, e.to) for e in learned if e.kind == "see"] == [
         ("see", ("werewolf",), 0)
     ]
@@ -504,11 +505,11 @@ def test_a_group_pick_may_change_until_the_call_ends_and_only_members_see_it() -
     )
     wolves = next(s for s in game.begin_night() if s.role == "werewolf")
     game.open_step(wolves)
-    game.act(wolves, 0, ["seat:3"])
-    game.act(wolves, 1, ["seat:4"])
+    game.act(wolves, 0, places("seat:3"))
+    game.act(wolves, 1, places("seat:4"))
     assert game.group_picks(wolves) == {0: 2, 1: 3}
     assert game.group_prompt(wolves, 0) is not None and game.group_prompt(wolves, 2) is None
-    game.act(wolves, 1, ["seat:3"])  # B changes their mind: now they agree
+    game.act(wolves, 1, places("seat:3"))  # B changes their mind: now they agree
     assert game.group_picks(wolves) == {0: 2, 1: 2}
     game.close_step(wolves)
     assert game.dawn() == [2]

@@ -21,6 +21,7 @@ from narrator.moderator.scenario import Replay, to_scenario
 from narrator.moderator.votes import accusation, verdict
 from narrator.rules import Ruleset, RulesetError, check_selection, load_catalog, parse_ruleset
 from narrator.rules.powers import VoteRule
+from tests.unit.helpers import places
 
 CATALOG = load_catalog()
 LUPUS = VoteRule(kind="accusation_ballot", accusers="everyone", suspects=2)
@@ -112,7 +113,7 @@ def _night(game: Game, picks: dict[int, list[str]]) -> list[int]:
         game.open_step(step)
         for seat in game.actors(step):
             if game.prompt(step, seat) is not None:
-                game.act(step, seat, picks.get(seat, []))
+                game.act(step, seat, places(*picks.get(seat, [])))
         game.close_step(step)
     return game.dawn()
 
@@ -142,7 +143,7 @@ def test_the_pack_leader_alone_hunts_and_finds_the_pack_with_the_werewolves() ->
     assert _night(game, {0: ["seat:5"], 2: ["seat:5"]}) == []  # the Healer saves the struck
     assert _night(game, {0: ["seat:4"], 2: ["seat:4"]}) == [3]  # once per game: no more
     struck = [e for e in game.log if e.kind == "struck"]
-    assert [e.targets for e in struck] == [("seat:2",), ("seat:5",), ("seat:4",)]
+    assert [e.targets for e in struck] == [(p,) for p in places("seat:2", "seat:5", "seat:4")]
     assert all(e.to == 2 for e in struck)  # only the Healer learns who was struck
 
 
@@ -286,19 +287,26 @@ def test_secret_moon_moves_the_rules_forbid(
     game = _moon()
     *before, (seat, action, choice) = moves
     for s, a, c in before:
-        game.turn(s, a, c)
+        _turn(game, s, a, c)
     with pytest.raises(MoveError, match=error):
-        game.turn(seat, action, choice)
+        _turn(game, seat, action, choice)
+
+
+def _turn(game: Game, seat: int, action: str, choice: list[str]) -> None:
+    """A turn as the pages send it: places, and `role:` the role named."""
+    roles = [c.removeprefix("role:") for c in choice if c.startswith("role:")]
+    at = places(*(c for c in choice if not c.startswith("role:")))
+    game.turn(seat, action, at, roles[0] if roles else None)
 
 
 def test_secret_moon_nobody_hides_in_the_third_round_and_a_hidden_card_shows_again() -> None:
     game = _moon()
-    game.turn(0, "hide", ["seat:1"])
+    game.turn(0, "hide", places("seat:1"))
     game.begin_round()
-    game.turn(3, "inspect", ["seat:1"])  # round 2: the hiding is over
+    game.turn(3, "inspect", places("seat:1"))  # round 2: the hiding is over
     game.begin_round()
     with pytest.raises(MoveError, match="A cannot hide: nobody may hide in round 3"):
-        game.turn(0, "hide", ["seat:1"])
+        game.turn(0, "hide", places("seat:1"))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -330,8 +338,8 @@ def test_random_secret_moon_games_end_and_replay(seed: int, players: int) -> Non
                 except MoveError:
                     continue  # out, disturbed, a Guard's capture, no hiding in round 3
                 pick = rng.choice(prompt.picks) if prompt.picks else None
-                seats = [o for o in prompt.options if o.startswith("seat:")]
-                centre_ = [o for o in prompt.options if o.startswith("centre:")]
+                seats = [o for o in prompt.options if o.is_seat]
+                centre_ = [o for o in prompt.options if o.is_centre]
                 if pick is not None and (len(seats) < pick.players or len(centre_) < pick.centre):
                     continue
                 choice = (
@@ -339,10 +347,9 @@ def test_random_secret_moon_games_end_and_replay(seed: int, players: int) -> Non
                     if pick is not None
                     else []
                 )
-                if pick is not None and pick.role:
-                    choice.append(f"role:{rng.choice(MOON.role_ids)}")
+                role = rng.choice(MOON.role_ids) if pick is not None and pick.role else None
                 try:
-                    game.turn(seat, action, choice)
+                    game.turn(seat, action, choice, role)
                 except MoveError:
                     continue  # a target kept for another card (the Princess's capture)
                 break
@@ -462,7 +469,7 @@ def test_a_restored_round_knows_who_has_played() -> None:
     """Secret Moon saved mid-round: the turns played are read back from the log, so
     the restored game numbers the next turn on and refuses a second action."""
     game = _moon()
-    game.turn(0, "inspect", ["seat:2"])
+    game.turn(0, "inspect", places("seat:2"))
     again = Game.from_snapshot(MOON, json.loads(json.dumps(game.snapshot())))
     assert again.turns_played == 1 and again.round == 1
     with pytest.raises(MoveError, match="A has already taken a turn in round 1"):

@@ -19,7 +19,7 @@ from narrator.moderator import Game, MoveError, Words
 from narrator.moderator.votes import Modifiers, count
 from narrator.rules import Ruleset, RulesetError, parse_ruleset
 from narrator.rules.powers import Match
-from tests.unit.helpers import ruleset
+from tests.unit.helpers import places, ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
 ONUW_TEXT = (ROOT / "rulesets" / "onuw.yaml").read_text(encoding="utf-8")
@@ -31,8 +31,8 @@ def onuw() -> Ruleset:
 
 
 def night(game: Game, choices: dict[int, list[list[str]]]) -> None:
-    """Play a night: each seat's answers in call order; the rest do nothing (or,
-    where they must, what the deadline would draw)."""
+    """Play a night: each seat's answers in call order (as the pages write them:
+    `seat:2`); the rest do nothing (or, where they must, what the deadline would draw)."""
     queues = {seat: list(calls) for seat, calls in choices.items()}
     for step in game.begin_night():
         game.open_step(step)
@@ -40,7 +40,7 @@ def night(game: Game, choices: dict[int, list[list[str]]]) -> None:
             while (prompt := game.prompt(step, seat)) is not None:
                 queue = queues.get(seat)
                 if queue:
-                    game.act(step, seat, queue.pop(0))
+                    game.act(step, seat, places(*queue.pop(0)))
                 else:
                     game.act(step, seat, [] if prompt.min == 0 else game.random_choice(prompt))
         game.close_step(step)
@@ -450,7 +450,8 @@ def test_the_vampires_must_bite_and_a_tie_is_drawn_among_the_most_pointed_at() -
     night(game, {0: [["seat:3"]], 1: [["seat:4"]]})
     assert game.drawn == ["seat:4"] and game.tokens.marks[3] == "mark_of_the_vampire"
     agreed = [e for e in game.log if e.kind == "agreed"]
-    assert [(e.to, e.targets) for e in agreed] == [(0, ("seat:4",)), (1, ("seat:4",))]
+    bitten = tuple(places("seat:4"))
+    assert [(e.to, e.targets) for e in agreed] == [(0, bitten), (1, bitten)]
 
 
 def test_the_oracles_answer_drawn_for_her_card_in_the_centre_is_done_to_it() -> None:

@@ -261,7 +261,9 @@ async function sendTurn(a) {
   showError("");
   const choose = [...turnPicks, ...(a.role && turnRole ? ["role:" + turnRole] : [])];
   try {
-    await call("/api/turn", { action: a.id, choose });
+    // a turn the rules refuse comes back in the shape of one taken: why, here only
+    const answer = await call("/api/turn", { action: a.id, choose });
+    if (answer.refused) { showError(answer.refused); return; }
     turnAction = null; turnPicks = []; turnRole = null;
     view.me = await call("/api/me");
     render();
@@ -290,7 +292,9 @@ function tick(p, id) {
 async function sendAct(p) {
   showError("");
   try {
+    // a choice the rules refuse for this card comes back like any answer: why, here
     const answer = await call("/api/act", { prompt: p.id, choose: ticked });
+    if (answer.refused) { showError(answer.refused); return; }
     const labels = ticked.map((id) => (p.options.find((o) => o.id === id) || { label: id }).label);
     shown = answer.learned.length ? answer.learned
       : [labels.length ? t("chose") + listOf(labels.map(isolate)) : t("choseNothing")];

@@ -17,7 +17,7 @@ from textual.widgets import Digits, Label, ProgressBar, Static
 
 from narrator.i18n import N_
 from narrator.script import Say, Timer, Wait
-from narrator.session.phase import PhaseState
+from narrator.session.events import PhaseState
 from narrator.session.segments import branch_target, clock
 from narrator.tui.playing import ScriptScreen
 from narrator.tui.text import NarratorFooter, block, rtl, shape, t

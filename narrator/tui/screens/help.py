@@ -36,7 +36,7 @@ next night when you press **n**.
 | everywhere | q | quit (stops the sound) |
 | games | ↑ ↓ Enter | choose a game |
 | games | t | the table: the players' phones deal and vote |
-| games | v | voice packs: use, export, import a recorded voice |
+| games | v | voice packs: use, export, import, delete a recorded voice |
 | players & roles | [ ] | fewer / more players |
 | players & roles | ↑ ↓, + − (→ ←) | choose a role, change its count |
 | players & roles | r / x | recommended deck / random roles |
@@ -58,7 +58,7 @@ next night when you press **n**.
 | recording | space | record, stop |
 | recording | Enter / p / s | keep the take / play it / skip the line |
 | recording | ← → / Esc | previous, next line / done (every take kept stays) |
-| voice packs | u / e / i / Esc | use as the voice / export / import / back |
+| voice packs | u / e / i / d / Esc | use as the voice / export / import / delete / back |
 
 Every possible role is called every night, whether its card is in play or not:
 calling only the roles in play would tell everyone which they are.

@@ -1,4 +1,4 @@
-"""VoicePacksScreen: the voice packs installed; use one, export one, import one.
+"""VoicePacksScreen: the voice packs installed; use, export, import or delete one.
 
 The list is read, and zips written and read, by the screen's workers (the same
 `packzip` the command line uses: a bad zip is one line and nothing is written).
@@ -32,11 +32,19 @@ class VoicePacksScreen(Screen[None]):
         Binding("u", "use", N_("Use")),
         Binding("e", "export", N_("Export")),
         Binding("i", "import_pack", N_("Import")),
+        Binding("d", "delete", N_("Delete")),
         Binding("escape", "back", N_("Back")),
     ]
 
     class UseRequested(Message):
         """Make this pack the voice (the settings' voice)."""
+
+        def __init__(self, voice: str) -> None:
+            super().__init__()
+            self.voice = voice
+
+    class Deleted(Message):
+        """This pack is gone: if it was the voice, the language's default says the night."""
 
         def __init__(self, voice: str) -> None:
             super().__init__()
@@ -91,7 +99,7 @@ class VoicePacksScreen(Screen[None]):
                 key=pack.id,
             )
         hint = (
-            t("u: use as the voice · e: export to a zip · i: import a zip")
+            t("u: use as the voice · e: export to a zip · i: import a zip · d: delete")
             if self.packs
             else t(
                 "No voice pack yet. Record one from a game's players and roles (v), "
@@ -108,7 +116,7 @@ class VoicePacksScreen(Screen[None]):
         return self.packs[min(table.cursor_row, len(self.packs) - 1)]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("use", "export"):
+        if action in ("use", "export", "delete"):
             return True if self.packs else None
         return True
 
@@ -171,6 +179,35 @@ class VoicePacksScreen(Screen[None]):
             self.app.call_from_thread(self.app.notify, str(exc), severity="error", timeout=15)
             return
         done = t("Voice pack {name} installed: u makes it the voice").format(name=manifest.name)
+        self.app.call_from_thread(self.app.notify, shape(done))
+        self.load()
+
+    def action_delete(self) -> None:
+        from narrator.tui.screens.confirm import ConfirmDialog
+
+        pack = self._current()
+        if pack is None:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.delete(pack.id)
+
+        lines = tn("{n} line", "{n} lines", len(pack.lines)).format(n=len(pack.lines))
+        question = t("Delete the voice pack {name} ({lines})? It cannot be undone.")
+        self.app.push_screen(ConfirmDialog(question.format(name=pack.name, lines=lines)), answered)
+
+    @work(thread=True, exclusive=True, group="pack-file")
+    def delete(self, pack_id: str) -> None:
+        from narrator.audio.voicepack import PackError, delete_pack
+
+        try:
+            manifest = delete_pack(pack_id)
+        except PackError as exc:
+            self.app.call_from_thread(self.app.notify, str(exc), severity="error", timeout=15)
+            return
+        self.post_message(self.Deleted(manifest.voice))
+        done = t("Voice pack {name} deleted").format(name=manifest.name)
         self.app.call_from_thread(self.app.notify, shape(done))
         self.load()
 

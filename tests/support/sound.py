@@ -1,6 +1,7 @@
 """Measuring what a rendered night sounds like: masking, silence, loudness, pace.
 
-Shared by the tests in tests/audio/test_sound_*.py and by `scripts/bench`. Every
+Shared by the tests in tests/audio/test_sound_*.py and by scripts/bench_sound and
+scripts/bench_voices. Every
 figure is read from samples (the timeline only says where the calls and pauses are).
 """
 
@@ -14,7 +15,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +26,8 @@ from scipy.signal import butter, sosfiltfilt
 from narrator.audio import AudioEngine, AudioSettings, Timeline
 from narrator.rules import load_ruleset, parse_roles
 from narrator.script import Plan, Script, build_script
-from tests.unit.helpers import RULESETS
 
+RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 WINDOW = 0.05  # seconds: the windows the issue counts
 MASK_LEVEL = -45.0  # dBFS: the 1-6 kHz band must reach this in the pauses
 ONUW_FULL = (
@@ -65,11 +66,23 @@ def _shared_cache() -> Path:
     return folder
 
 
+def first_steps(script: Script, count: int) -> Script:
+    """`script` cut after its first `count` steps (a bench's smoke run: the same
+    calls, pauses and measures, in seconds instead of minutes)."""
+    return replace(script, steps=script.steps[:count], stages=script.stages[:count])
+
+
 @functools.cache
-def onuw_render(lang: str, bed: bool = True, **settings: object) -> Timeline:
-    """A full One Night night rendered with the real engine, once per test session
-    for each language and settings (the renders are read, never changed)."""
-    return render(onuw_night(lang), _shared_cache(), bed=bed, **settings)
+def onuw_render(
+    lang: str, bed: bool = True, first: int | None = None, **settings: object
+) -> Timeline:
+    """A full One Night night (or its `first` steps) rendered with the real engine,
+    once per test session for each language and settings (the renders are read,
+    never changed)."""
+    script = onuw_night(lang)
+    if first is not None:
+        script = first_steps(script, first)
+    return render(script, _shared_cache(), bed=bed, **settings)
 
 
 def narrator(*args: str, data: Path | None = None) -> subprocess.CompletedProcess[str]:

@@ -1,4 +1,5 @@
-"""A tiny Piper voice built by the tests: no voice can be downloaded here.
+"""A tiny Piper voice built by the tests (and by scripts/bench_sound, for the Piper
+path's speed): no voice can be downloaded here.
 
 It has a real Piper voice's interface -- inputs `input` (phoneme ids, int64 [1, N]),
 `input_lengths` (int64 [1]) and `scales` (noise, length, noise_w: float32 [3]),

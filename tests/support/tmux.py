@@ -1,4 +1,8 @@
-"""The real `narrator` command in a tmux terminal of its own, and its processes."""
+"""The real `narrator` command in a tmux terminal of its own, and its processes.
+
+Used by the terminal tests (tests/tui/test_terminal.py, test_sound_server_dies.py)
+and by the soak (tests/support/soak.py: its test and scripts/bench).
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A crowd of phones as WebSocket clients: join, get dealt, vote, hear the result.
 
-Used by the load test (correctness, no timing asserted) and by scripts/bench (the
+Used by the load test (correctness, no timing asserted) and by scripts/bench_table (the
 latencies in docs/PERFORMANCE.md). Each phone is one aiohttp session with one
 WebSocket, as a browser holds it; the host is driven over HTTP with its token.
 """

@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from narrator.rules import load_catalog
-from tests.audio.soundserver import RATE, SoundServer
-from tests.tui.tmux import NARRATOR, children, start_tmux
+from tests.support.soundserver import RATE, SoundServer
+from tests.support.tmux import NARRATOR, children, start_tmux
 
 GAME = Path(__file__).with_name("soak.yaml")
 SEGMENTS_PER_CYCLE = 5  # night; the day's calls, timer, warning, end call

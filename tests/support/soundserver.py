@@ -1,10 +1,11 @@
 """A private PulseAudio server with a null sink, and a recorder of its monitor.
 
-Used by the audio tests (a session fixture) and by scripts/bench. The server runs
-with its own XDG_RUNTIME_DIR, a null sink, and a keepalive stream of silence into
-it (without one the sink idles, its monitor records nothing and playback runs
-slow). It runs as root too (CI): `-n` skips the default configuration and loads
-only the two modules we need.
+Used by the tests (the `sound_server` fixture, tests/conftest.py) and by the
+benches that play (scripts/bench, bench_first_word, bench_first_frame,
+bench_italian). The server runs with its own XDG_RUNTIME_DIR, a null sink, and a
+keepalive stream of silence into it (without one the sink idles, its monitor
+records nothing and playback runs slow). It runs as root too (CI): `-n` skips the
+default configuration and loads only the two modules we need.
 """
 
 from __future__ import annotations
