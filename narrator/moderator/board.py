@@ -73,6 +73,9 @@ class Card:
     copied: str | None = None
     spare: bool = False  # a role's spare card (the Alpha Wolf's), not of the deck
     ally: str = ""  # the team its holder wins beside, not as one of them (Nostradamus)
+    # how many players it reaches to its left and its right, from wherever it lies (the
+    # Blob's body, the Mortician's neighbours: a seat rule's `reach_dead`)
+    reach: tuple[int, int] = (0, 0)
 
     @property
     def identity(self) -> str:

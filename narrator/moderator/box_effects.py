@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from narrator.moderator.board import Card, Place, Step
-from narrator.moderator.effects import AT_CLOSE, READY, REFUSES, Act, effect, exchange
+from narrator.moderator.effects import AT_CLOSE, READY, REFUSES, Act, beside, effect, exchange
 from narrator.moderator.log import Entry
 from narrator.rules.powers import NONE as _NONE
 from narrator.rules.powers import Ability
@@ -120,12 +120,17 @@ READY["artifact"] = lambda game: bool(game.tokens.stack)
 
 @effect("mark")
 def mark(game: Game, act: Act) -> None:
-    """The picked players (or, `target: self`, the actor) get the mark `mark:`; the
-    mark each had goes back, unseen."""
-    places = act.targets or (Place.seat(act.seat),)
+    """The picked players (or, `target: self`, the actor; a side named, the player
+    beside them: the Diseased's neighbour) get the mark `mark:`; the mark each had
+    goes back, unseen. A group's mark is given by every member (the vampires)."""
+    places = tuple(
+        Place.seat(beside(act.seat, place.kind, len(game.seats)) if place.is_word else place.index)
+        for place in act.targets or (Place.seat(act.seat),)
+    )
     for place in places:
         game.tokens.marks[place.index] = act.ability.mark
-    game.record(act.step, act.seat, "mark", targets=places, cards=[act.ability.mark], private=True)
+    for seat in act.actors:
+        game.record(act.step, seat, "mark", targets=places, cards=[act.ability.mark], private=True)
 
 
 # -- what the actor learns of the others --------------------------------------------
@@ -134,7 +139,8 @@ def mark(game: Game, act: Act) -> None:
 @effect("aura")
 def aura(game: Game, act: Act) -> None:
     """The actor learns who, earlier tonight, did one of the acts `thumbs` (looked at
-    or moved a card): they raise a thumb. A call answered with nothing is no act."""
+    or moved a card, or a mark): they raise a thumb. A call answered with nothing is
+    no act, nor is a call of the whole table (everyone looks at their own mark)."""
     did = sorted(
         {
             e.seat
@@ -144,6 +150,7 @@ def aura(game: Game, act: Act) -> None:
             and e.seat is not None
             and e.seat != act.seat
             and e.step != act.step.id
+            and not game.is_call(e.role)  # the whole table's look at its own mark
         }
     )
     game.record(act.step, act.seat, "aura", targets=[Place.seat(i) for i in did], private=True)

@@ -3,10 +3,10 @@ accusation and ballot, counted by `votes.py` and applied to the game.
 
 One Night's vote first turns whom the rules turn (`turns`: the Cursed a werewolf
 votes for is a werewolf), then is counted with what the cards change
-(`modifiers`: the Prince, the Bodyguard's shield), read on the cards and tokens as
-the night left them. A death follows a death (the Hunter's shot) until none is
-pending; every death is logged with its `Cause`, and a vote that kills nobody is
-one `nobody_dies` entry.
+(`modifiers`: the Prince, the Bodyguard's shield, an epic battle), read on the cards
+and tokens as the night left them. A death follows a death (the Hunter's shot, the
+Lovers who die `together`) until none is pending; every death is logged with its
+`Cause`, and a vote that kills nobody is one `nobody_dies` entry.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def vote(game: Game, ballot: dict[int, int | None]) -> list[int]:
         game.die(seat, Cause.VOTE)
     if not counted.dead:
         game.record(None, None, "nobody_dies", why=Cause.VOTE)
-    # Deaths that follow a death (the Hunter's shot), until none is pending.
+    # Deaths that follow a death (the Hunter's shot, the Lovers), until none is pending.
     i = 0
     while i < len(game.dead_order):
         seat = game.dead_order[i]
@@ -69,6 +69,11 @@ def vote(game: Game, ballot: dict[int, int | None]) -> list[int]:
         shoots = powers is not None and powers.on_death == "shoot_vote"
         if shoots and target is not None and game.seats[target].alive:
             game.die(target, Cause.SHOT, by=seat)
+        for match in rule.together:
+            if game.counts(seat, match):
+                for other, s in enumerate(game.seats):
+                    if s.alive and game.counts(other, match):
+                        game.die(other, Cause.TOGETHER, by=seat)
         i += 1
     return list(game.dead_order)
 
@@ -88,7 +93,9 @@ def modifiers(game: Game, rule: VoteRule) -> votes.Modifiers:
             if sides.has_power(game, i, rule_.who):
                 by = frozenset(v for v in everyone if v != i and game.counts(v, rule_.by))
                 spared[i] = spared.get(i, frozenset()) | by
-    return votes.Modifiers(powered(rule.uncounted), powered(rule.shields), spared)
+    return votes.Modifiers(
+        powered(rule.uncounted), powered(rule.shields), spared, epic=sides.epic(game)
+    )
 
 
 def _turn(game: Game, rule: VoteRule, ballot: dict[int, int | None]) -> None:

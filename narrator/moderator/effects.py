@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from narrator.moderator import calls, marks
 from narrator.moderator.board import Place, Step
 from narrator.moderator.dawn import DawnEffect, Pending
 from narrator.rules.powers import Ability
@@ -46,12 +47,23 @@ class Act:
     targets: tuple[Place, ...] = ()  # what was picked, in the order picked
     previous: Place | None = None  # what the call's previous power picked (swap_last)
     named: tuple[str, ...] = ()  # role ids named with the pick (an accusation)
+    group: tuple[int, ...] = ()  # a group's agreed pick: every member acts (the vampires)
 
     @property
     def target(self) -> Place:
         """The one place picked, for the effects that take one."""
         (place,) = self.targets
         return place
+
+    @property
+    def actors(self) -> tuple[int, ...]:
+        """Who did it: the group's members, or the actor."""
+        return self.group or (self.seat,)
+
+
+def beside(seat: int, word: str, players: int) -> int:
+    """The player beside `seat` on the side named (`left`: the next seat clockwise)."""
+    return (seat + (1 if word == "left" else -1)) % players
 
 
 Effect = Callable[["Game", Act], None]
@@ -107,19 +119,27 @@ def apply(game: Game, act: Act) -> None:
 
 def _look(game: Game, act: Act, places: tuple[Place, ...]) -> None:
     cards = [game.card_at(p).role for p in places]
-    game.record(act.step, act.seat, "see", targets=places, cards=cards, private=True)
+    for seat in act.actors:
+        game.record(act.step, seat, "see", targets=places, cards=cards, private=True)
 
 
 @effect("see")
 def see(game: Game, act: Act) -> None:
-    """The actor learns the cards picked (a player's, or centre cards)."""
-    _look(game, act, act.targets)
+    """The actor learns the cards picked (a player's, or centre cards) -- or, `of:
+    mark`, the marks in front of the players picked."""
+    if act.ability.of == "mark":
+        marks.look(game, act, act.targets)
+    else:
+        _look(game, act, act.targets)
 
 
 @effect("see_own")
 def see_own(game: Game, act: Act) -> None:
-    """The actor learns the card now in front of them."""
-    _look(game, act, (Place.seat(act.seat),))
+    """The actor learns the card now in front of them (`of: mark`: their mark)."""
+    if act.ability.of == "mark":
+        marks.look(game, act, (Place.seat(act.seat),))
+    else:
+        _look(game, act, (Place.seat(act.seat),))
 
 
 @effect("know")
@@ -127,16 +147,27 @@ def know(game: Game, act: Act) -> None:
     """The actor learns who else acts tonight as a role matching `know` (the pack
     sees each other, the Minion sees the pack), as they answer the night's calls."""
     match = act.ability.know
+    assert match is not None  # the loader refuses a `know` without one
+    if match.mark or match.artifact:  # who holds it now (the Lovers, Renfield)
+        seen = [i for i, s in enumerate(game.seats) if s.alive and game.counts(i, match)]
+        others = [Place.seat(i) for i in seen if i != act.seat]
+        token = [match.mark or match.artifact]
+        game.record(act.step, act.seat, "know", targets=others, cards=token, private=True)
+        return
+    asleep = [i for i in game.tokens.asleep if calls.answers(game, act.step, game.seats[i].acts_as)]
     others = [
         Place.seat(i)
         for i, s in enumerate(game.seats)
         if i != act.seat
         and s.alive
         and s.acts_as is not None
-        and match is not None
+        and i not in asleep  # kept asleep at this very call: his eyes stay closed
         and game.matches(s.acts_as, match)
     ]
     game.record(act.step, act.seat, "know", targets=others, private=True)
+    if act.ability.mutual:  # those seen see the actor too (the Assassin, eyes open)
+        for seen_ in others:
+            game.record(act.step, seen_.index, "know", targets=[Place.seat(act.seat)], private=True)
 
 
 @effect("learn")
@@ -164,12 +195,14 @@ def learn(game: Game, act: Act) -> None:
 
 @effect("reveal")
 def reveal(game: Game, act: Act) -> None:
-    """The picked card is turned face up for the table, unless it matches one of
-    `hidden` (the Revealer turns a werewolf or the Tanner back down)."""
-    card = game.card_at(act.target).role
-    game.record(act.step, act.seat, "see", targets=act.targets, cards=[card], private=True)
-    if not any(game.matches(card, m) for m in act.ability.hidden):
-        game.record(act.step, act.seat, "reveal", targets=act.targets, cards=[card])
+    """The picked cards are turned face up for the table, each unless it matches one
+    of `hidden` (the Revealer turns a werewolf or the Tanner back down; the Exposer
+    turns centre cards up)."""
+    for place in act.targets:
+        card = game.card_at(place).role
+        game.record(act.step, act.seat, "see", targets=[place], cards=[card], private=True)
+        if not any(game.matches(card, m) for m in act.ability.hidden):
+            game.record(act.step, act.seat, "reveal", targets=[place], cards=[card])
 
 
 # -- moving cards --------------------------------------------------------------------
@@ -184,15 +217,21 @@ def exchange(game: Game, a: Place, b: Place) -> None:
 
 @effect("swap")
 def swap(game: Game, act: Act) -> None:
-    """The two picked cards change places."""
+    """The two picked cards change places (`of: mark`: the two players' marks)."""
     a, b = act.targets
+    if act.ability.of == "mark":
+        marks.swap(game, act, a, b)
+        return
     exchange(game, a, b)
     game.record(act.step, act.seat, "swap", targets=act.targets, private=True)
 
 
 @effect("swap_own")
 def swap_own(game: Game, act: Act) -> None:
-    """The actor's card and the picked one change places."""
+    """The actor's card and the picked one change places (`of: mark`: their marks)."""
+    if act.ability.of == "mark":
+        marks.swap(game, act, Place.seat(act.seat), act.target)
+        return
     exchange(game, Place.seat(act.seat), act.target)
     game.record(act.step, act.seat, "swap_own", targets=act.targets, private=True)
 
@@ -337,4 +376,5 @@ def pass_(game: Game, act: Act) -> None:
 
 
 # One Night's boxes brought more effects: they register from their own module.
+from narrator.moderator import alien_effects as _alien_effects  # noqa: E402, F401
 from narrator.moderator import box_effects as _box_effects  # noqa: E402, F401

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from narrator.moderator import calls as calls_
 from narrator.moderator import dawn as dawn_
 from narrator.moderator import day as day_
 from narrator.moderator import night as night_
@@ -38,6 +39,7 @@ from narrator.moderator.log import Cause, Entry, Kind
 from narrator.moderator.night import Tonight
 from narrator.moderator.rounds import Rounds
 from narrator.moderator.sides import Side, Tokens
+from narrator.rules.chance import drawn_choice
 from narrator.rules.model import Ruleset
 from narrator.rules.powers import Ability, Match, Powers
 
@@ -62,6 +64,9 @@ class Game:
     # nobody looked with), in order; a replay gives them back (`to_draw`)
     drawn: list[str] = field(default_factory=list)
     to_draw: list[str] = field(default_factory=list)
+    # what the turns' `choices` are drawn from: the seed the voice's script was built
+    # with (`Plan.seed`), so the engine applies the choice the voice spoke
+    seed: int | None = None
 
     # -- set up, save, restore -----------------------------------------------------
 
@@ -77,10 +82,12 @@ class Game:
         rng: random.Random | None = None,
         artifacts: Sequence[str] | None = None,
         drawn: Sequence[str] = (),
+        seed: int | None = None,
     ) -> Game:
         """A game with `cards[i]` dealt to `players[i]` and `centre` left unseen; a
         role's spare card lies after the centre, and the artifacts' stack is
-        `artifacts` (top first), else shuffled from `rng` (`sides.deal`)."""
+        `artifacts` (top first), else shuffled from `rng` (`sides.deal`). `seed` is
+        the voice's: which of a turn's `choices` the game plays."""
         if len(cards) != len(players):
             raise MoveError(f"{len(players)} players but {len(cards)} cards dealt")
         for role_id in (*cards, *centre):
@@ -91,6 +98,7 @@ class Game:
         )
         sides.deal(game, artifacts, game.rng)
         game.to_draw = list(drawn)
+        game.seed = seed
         return game
 
     def snapshot(self) -> dict[str, Any]:
@@ -108,7 +116,32 @@ class Game:
     # -- reading the cards ---------------------------------------------------------
 
     def powers(self, role_id: str) -> Powers | None:
+        """A role's powers, or those of a call of the whole table (by its id)."""
+        for call_id, powers in self.ruleset.night.powers:
+            if call_id == role_id:
+                return powers
         return self.ruleset.role(role_id).powers
+
+    def is_call(self, step_role: str) -> bool:
+        """Whether a step is a call of the whole table (everyone looks at their mark)."""
+        return any(call_id == step_role for call_id, _ in self.ruleset.night.powers)
+
+    def call_name(self, step: Step, lang: str = "en") -> str:
+        """A step's call in words, for a refusal: "the Seer's call", "the call 'marks'"."""
+        if self.is_call(step.role):
+            return f"the call '{step.role}'"
+        return f"the {self.ruleset.role(step.role).name.get(lang)}'s call"
+
+    def drawn_choice(self, role_id: str, turn: int) -> int | None:
+        """Which of the `choices` of `role_id`'s turn `turn` (0 its own call, 1.. its
+        extra turns) this game plays: the voice's draw (`rules.chance`), or None."""
+        role = self.ruleset.role(role_id)
+        own = [t for t in role.turns if t.main]
+        extra = [t for t in role.turns if not t.main]
+        found = own if turn == 0 else extra[turn - 1 : turn]
+        if not found or not found[0].choices:
+            return None
+        return drawn_choice(self.seed, role_id, found[0].order, len(found[0].choices))
 
     def abilities_of(self, role_id: str) -> tuple[Ability, ...]:
         powers = self.powers(role_id)
@@ -196,7 +229,7 @@ class Game:
         why: str = "",
     ) -> None:
         """Append one entry: `private` to `seat` (its journal) or the table's."""
-        role = night_.role_of(self, step, seat) if step and seat is not None else ""
+        role = calls_.role_of(self, step, seat) if step and seat is not None else ""
         self.log.append(
             Entry(
                 night=step.night if step else self.night,  # a turn: its round
@@ -248,11 +281,11 @@ class Game:
 
     def steps(self) -> list[Step]:
         """Every call of a role with powers, in the ruleset's order, for the chosen roles."""
-        return night_.steps(self)
+        return calls_.steps(self)
 
     def actors(self, step: Step) -> list[int]:
         """The seats answering `step` (cards as at dusk), holders before copies."""
-        return night_.actors(self, step)
+        return calls_.actors(self, step)
 
     def open_step(self, step: Step) -> None:
         """Apply what the step's actors learn without choosing (the pack, the Masons)."""

@@ -48,8 +48,18 @@ Kind = Literal[
     "aura",  # who raised a thumb: they looked at or moved a card (`targets`)
     "tap",  # the actor tapped the shoulder of `targets`, on their side `why`
     "tapped",  # `seat` felt a tap from `targets`, sitting on their side `why`
+    "see_mark",  # marks looked at: `targets`, `cards` (mark ids; "" for none)
+    "swap_mark",  # the marks in front of two players changed places
+    "recruit",  # the actor made `targets` the role `cards` (the aliens' new alien)
+    "recruited",  # to the player made the role `cards`, whatever their card
+    "passed",  # the actor handed their card to `targets`, on their side `why`
+    "reach",  # the players the card in front of `seat` reaches (the Blob's body)
+    "fist",  # whether someone tapped the actor's fist (`why`: yes, no)
+    "bumped",  # `seat` tapped the fist `targets` held out, on their side `why`
+    "reply",  # the actor's answer to the call's question (`why`: the word)
     # the night, for the table
     "sides",  # public: a card of the step's role sides with the team `why`
+    "replied",  # public: the answer given at the step's call (`why`), told at dawn
     # the dawn and the day (public)
     "arrested",  # a player arrested in the night: alive, out of play
     "death",  # `seat` died (`why`: a Cause; `targets`: who shot them)
@@ -82,6 +92,7 @@ class Cause(StrEnum):
     SHOT = "shot"  # taken down by a dying player (the Hunter's vote)
     REMOVED = "removed"  # taken out by the table's host: a player who left
     LAST_TWO = "last_two"  # two left and nobody killed: the lower in the ranking (Wherewolf)
+    TOGETHER = "together"  # dies because `targets` died (the Lovers' `together` of the vote)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,15 +1,7 @@
-"""The night: its calls in order, who answers each, what they may choose, and the
-choices applied through the effects' registry (`effects.py`).
-
-A night is a list of `Step`s, one per call of a role that has powers, in the call
-order. At each step the seats that answer it are those whose card *at the start of
-the night* is that role (a Doppelganger answers the calls of the role she copied),
-whatever their card is now: a Robber who took a werewolf still wakes as the Robber.
-What a player learns is written in the log, addressed to that seat only.
-
-A role that wakes with another (`wakes_with`: the Alpha and the Mystic Wolf with
-the werewolves) answers that role's call with its own first powers: one call, one
-step, several roles; its extra turns (the Alpha Wolf's at 2b) are steps of its own.
+"""The night on the engine: what the players at a call learn, may choose, and do --
+their choices applied through the effects' registry (`effects.py`). Which calls there
+are and who answers each is `calls.py`. What a player learns is written in the log,
+addressed to that seat only.
 
 A copy that acts at once (the Doppelganger who copied the Seer, the Robber, the
 Mystic Wolf) does in her own call every power of the copied role that picks or looks
@@ -23,23 +15,30 @@ A power may `stop` the actor's night as that role: a look at a card matching it
 spends the role's other powers that pick (the Paranormal Investigator's second look;
 a Doppelganger who copied him and stopped at once is not asked again at his call). A pick
 may ask for the players the actor met tonight (`known: true`) or for none of them
-(`known: false`): what they know, never what the cards are.
+(`known: false`): what they know, never what the cards are; or for the players in a
+relation to the actor's seat (`among`: odd, the left neighbour...), which the whole
+table knows, as it knows the player the call's previous power picked (`apart`).
+
+A group's power (`agree`) is decided when its call ends: its dawn effects wait for
+dawn, its others (`GROUP_NOW`: the vampires' mark, the aliens' look) are applied then,
+by every member; a group that must choose and did not agree gets one of its most
+picked players by chance.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from narrator.moderator import effects
 from narrator.moderator.board import MoveError, Place, Prompt, Step, pick_words
+from narrator.moderator.calls import abilities, actors, following, in_play, role_of, steps, use
 from narrator.moderator.dawn import DAWN_EFFECTS, Pending
 from narrator.moderator.effects import Act
 from narrator.moderator.log import Entry
-from narrator.rules.model import Order
-from narrator.rules.powers import TOUCHES, Ability, Match
+from narrator.rules.powers import GROUP_NOW, TOUCHES, Ability, Match
 
 if TYPE_CHECKING:
     from narrator.moderator.game import Game
@@ -72,67 +71,12 @@ def begin(game: Game) -> list[Step]:
     return steps(game)
 
 
-def steps(game: Game) -> list[Step]:
-    """Every call of a role with powers, in the ruleset's order, for the chosen roles
-    (a role that wakes with another answers that role's call at its first turn)."""
-    chosen = game.chosen()
-    answered = {game.acts_as(r) for r in chosen}  # a Pack Leader answers the pack's call
-    calls: set[tuple[Order, str, int]] = set()
-    for role in game.ruleset.roles:
-        if role.id not in answered or not (role.powers and role.powers.abilities):
-            continue
-        own = game.ruleset.role(role.wakes_with) if role.wakes_with else role
-        main = [t for t in own.turns if t.main]
-        extra = [t for t in role.turns if not t.main]
-        for k in sorted({a.turn for a in role.powers.abilities}):
-            for turn in main if k == 0 else extra[k - 1 : k]:
-                if turn.when.holds(chosen, game.night, None, game.options):
-                    calls.add((turn.order, own.id if k == 0 else role.id, k))
-                    break
-    night = game.night
-    return [
-        Step(f"n{night}.{i + 1}", role, night, turn)
-        for i, (_, role, turn) in enumerate(sorted(calls))
-    ]
-
-
-def actors(game: Game, step: Step) -> list[int]:
-    """The living seats answering `step`: the card's holders (and, at its first turn,
-    those of the roles that wake with it), then those who copied the role (the 5.0
-    sheet's `*`: a copy acts right after the real one)."""
-    seats = [i for i, s in enumerate(game.seats) if s.alive and _answers(game, step, s.acts_as)]
-    return sorted(
-        seats, key=lambda i: (not _answers(game, step, game.acts_as(game.seats[i].dealt)), i)
-    )
-
-
-def _answers(game: Game, step: Step, role_id: str | None) -> bool:
-    """Whether a seat acting as `role_id` answers `step`."""
-    if role_id is None:
-        return False
-    if role_id == step.role:
-        return True
-    return step.turn == 0 and game.ruleset.role(role_id).wakes_with == step.role
-
-
-def role_of(game: Game, step: Step, seat: int) -> str:
-    """The role whose powers `seat` uses at `step`: the one copied at once, the one
-    that wakes with the step's, or the step's own."""
-    copied = game.tonight.copying.get(seat)
-    if copied is not None:
-        return copied
-    acts_as = game.seats[seat].acts_as
-    if acts_as is not None and acts_as != step.role and _answers(game, step, acts_as):
-        return acts_as
-    return step.role
-
-
 def open_step(game: Game, step: Step) -> None:
     """Apply what the step's actors learn without choosing (the pack, the Masons)."""
     for seat in actors(game, step):
         role = role_of(game, step, seat)
         for ability in abilities(game, step, seat, picks=False):
-            _use(game, seat, role, ability)
+            use(game, seat, role, ability)
             effects.apply(game, Act(step, seat, role, ability))
         for ability in game.abilities_of(role):
             # who the night has struck (learned every night, the save spent or not)
@@ -154,28 +98,27 @@ def prompt(game: Game, step: Step, seat: int) -> Prompt | None:
         return None
     ability = available[0]
     role = role_of(game, step, seat)
-    touches = bool(TOUCHES & set(ability.effects))
+    touches = bool(TOUCHES & set(ability.effects)) and ability.of == "card"
     if touches and "swap_own" in ability.effects and seat in game.shielded:
         return None  # a shielded card cannot move, not even by its holder
     if not effects.ready(game, ability):
         return None  # nothing left to give (the artifacts' stack is empty)
     seats: list[int] = []
     if any(p.players for p in ability.picks):
-        own_too = any(p.players and not p.other for p in ability.picks)
         mates = actors(game, step) if any(not p.mates for p in ability.picks) else []
         hit = struck(game) if any(p.struck for p in ability.picks) else None
         known = next((p.known for p in ability.picks if p.known is not None), None)
         met = _met(game, seat, copied=known is False) if known is not None else set()
+        marked = [p.not_ for p in ability.picks if p.not_ is not None]
+        previous = tonight.last_pick.get((step.id, seat))
         seats = [
             i
-            for i in range(len(game.seats))
-            if (own_too or i != seat)
-            and (i == seat or i not in mates)
+            for i in public_seats(game, ability, seat, previous)
+            if (i == seat or i not in mates)
             and not (touches and i in game.shielded)
-            and game.seats[i].alive
-            and game.seats[i].free
             and (hit is None or i in hit)
             and (known is None or (i in met) == known)
+            and not any(game.counts(i, m) for m in marked)
             and not effects.refused(game, ability, i)
         ]
         if (hit is not None or known) and not seats:
@@ -183,6 +126,44 @@ def prompt(game: Game, step: Step, seat: int) -> Prompt | None:
     asked = shape(game, step, ability, role, seats)
     # nobody the power may pick (every other player a werewolf the Alpha knows)
     return asked if asked.options else None
+
+
+def public_seats(game: Game, ability: Ability, seat: int, previous: Place | None) -> list[int]:
+    """The players the power's pick may name from `seat`, by what the whole table
+    knows: those in play, the actor only if the pick allows it, those in the pick's
+    relation to the actor's seat (`among`, by the seat numbers), not the player the
+    call's previous power picked (`apart`). A decoy's prompt is built the same way."""
+    n = len(game.seats)
+    own_too = any(p.players and not p.other for p in ability.picks)
+    among = next((p.among for p in ability.picks if p.among), "")
+    return [
+        i
+        for i, s in enumerate(game.seats)
+        if (own_too or i != seat)
+        and s.alive
+        and s.free
+        and related(among, seat, i, n)
+        and not (ability.apart and previous == Place.seat(i))
+    ]
+
+
+def related(among: str, seat: int, other: int, n: int) -> bool:
+    """Whether `other` is in the relation `among` to `seat` (0-based seats of `n`,
+    clockwise: `left` is the next seat, as the Village Idiot's): seat numbers odd or
+    even, higher or lower, the neighbour on one side or either, the two on one side."""
+    left, right = (other - seat) % n, (seat - other) % n
+    return {
+        "": True,
+        "odd": other % 2 == 0,  # seat numbers count from 1
+        "even": other % 2 == 1,
+        "higher": other > seat,
+        "lower": other < seat,
+        "left": left == 1,
+        "right": right == 1,
+        "neighbours": 1 in (left, right),
+        "left_two": left in (1, 2),
+        "right_two": right in (1, 2),
+    }[among]
 
 
 def _met(game: Game, seat: int, *, copied: bool) -> set[int]:
@@ -226,7 +207,7 @@ def act(game: Game, step: Step, seat: int, choice: Sequence[Place]) -> list[Entr
         raise MoveError(f"{game.seats[seat].name} has nothing to choose at this call")
     ability = game.ability(asked.role, asked.ability)
     picked = targets(game, asked, seat, choice, ability)
-    _use(game, seat, asked.role, ability)
+    use(game, seat, asked.role, ability)
     before = len(game.log)
     game.record(step, seat, "chose", targets=picked, private=True)
     if ability.agree:  # a group's pick: it may change until the call ends
@@ -246,15 +227,20 @@ def act(game: Game, step: Step, seat: int, choice: Sequence[Place]) -> list[Entr
     tonight.last_pick[(step.id, seat)] = picked[0]
     was = tonight.copying.get(seat)
     effects.apply(game, Act(step, seat, asked.role, ability, tuple(picked), previous))
-    if any(game.matches(game.card_at(p).role, m) for p in picked for m in ability.stop):
+    if picked[0].is_word:  # a word: what follows it and picks nothing (the Oracle's yes)
+        for after in following(game, step, seat, asked.role, picked[0].kind):
+            use(game, seat, asked.role, after)
+            effects.apply(game, Act(step, seat, asked.role, after))
+    cards = [game.card_at(p).role for p in picked if not p.is_word]
+    if any(game.matches(card, m) for card in cards for m in ability.stop):
         for rest in game.abilities_of(asked.role):  # a look that ends the role's night
             if rest.picks:
-                _use(game, seat, asked.role, rest)
+                use(game, seat, asked.role, rest)
     copied = tonight.copying.get(seat)
     if copied is not None and copied != was:  # a copy acting at once: its own looks now
         for own in abilities(game, step, seat, picks=False):
             if own.timing == "at_once":
-                _use(game, seat, copied, own)
+                use(game, seat, copied, own)
                 effects.apply(game, Act(step, seat, copied, own))
     if seat in tonight.copying and not abilities(game, step, seat, picks=True):
         tonight.copying.pop(seat)
@@ -279,19 +265,20 @@ def close_step(game: Game, step: Step) -> None:
         while (asked := prompt(game, step, seat)) is not None:
             act(game, step, seat, [] if asked.min == 0 else random_choice(game, asked))
     tonight.copying.clear()
-    chosen = game.chosen()
     here = [
         a
         for a in game.abilities_of(step.role)
-        if a.turn == step.turn and a.when.holds(chosen, game.night, None, game.options)
+        if a.turn == step.turn and in_play(game, step.role, a)
     ]
-    effects.close(game, step, here)
     for (step_id, key), picks in list(tonight.groups.items()):
         if step_id != step.id:
             continue
         role, _, ability_id = key.partition(".")
         ability = game.ability(role, ability_id)
-        target = agreed(ability.agree, picks, actors(game, step), game.strength)
+        members = actors(game, step)
+        target = agreed(ability.agree, picks, members, game.strength)
+        if target is None and not ability.optional and picks:
+            target = _drawn_among_most(game, picks)
         if target is not None:
             for word in ability.effects:
                 if word in DAWN_EFFECTS:
@@ -304,7 +291,23 @@ def close_step(game: Game, step: Step) -> None:
                 targets=[Place.seat(target)] if target is not None else [],
                 private=True,
             )
+        now = tuple(w for w in ability.effects if w in GROUP_NOW)
+        if target is not None and now:
+            group = tuple(i for i in members if role_of(game, step, i) == role)
+            together = replace(ability, effects=now)
+            picked_ = (Place.seat(target),)
+            effects.apply(game, Act(step, group[0], role, together, picked_, group=group))
         del tonight.groups[(step_id, key)]
+    effects.close(game, step, here)
+
+
+def _drawn_among_most(game: Game, picks: dict[int, int]) -> int:
+    """A group that must choose and did not agree: one of its most picked players, by
+    chance (replayed as a draw)."""
+    counts = Counter(picks.values())
+    top = max(counts.values())
+    tied = [f"seat:{t + 1}" for t in sorted(t for t, n in counts.items() if n == top)]
+    return int(game.chance(tied).partition(":")[2]) - 1
 
 
 def random_choice(game: Game, asked: Prompt) -> list[Place]:
@@ -347,54 +350,6 @@ def agreed(
     top = max(counts.values())
     leaders = [t for t, n in counts.items() if n == top]
     return leaders[0] if len(leaders) == 1 else None
-
-
-# -- what a seat may do ---------------------------------------------------------------
-
-
-def abilities(game: Game, step: Step, seat: int, *, picks: bool) -> list[Ability]:
-    """The powers `seat` may still use at `step` (those that pick, or not)."""
-    tonight = game.tonight
-    copying = seat in tonight.copying
-    role = role_of(game, step, seat)
-    used = tonight.used.get(seat, set())
-    alone = _alone(game, step, seat, role)
-    out = []
-    for a in game.abilities_of(role):
-        if f"{role}.{a.id}" in used or bool(a.picks) != picks:
-            continue
-        if a.once and (seat, f"{role}.{a.id}") in game.spent:
-            continue
-        if copying and ("know" in a.effects or a.alone):
-            continue  # a copy meets the others (and looks alone) at the role's call
-        if not copying and a.turn != step.turn:
-            continue
-        if "swap_last" in a.effects and (step.id, seat) not in tonight.last_pick:
-            continue
-        if not a.when.holds(game.chosen(), game.night, None, game.options):
-            continue
-        if a.alone and not alone:
-            continue
-        out.append(a)
-    return out
-
-
-def _alone(game: Game, step: Step, seat: int, role: str) -> bool:
-    """Nobody else acts as a role sharing this role's tags (the lone wolf), or, for a
-    role without tags, nobody else answers this call."""
-    powers = game.powers(role)
-    tags = set(powers.tags) if powers else set()
-    if not tags:
-        return actors(game, step) == [seat]
-    for i, s in enumerate(game.seats):
-        other = game.powers(s.acts_as) if s.acts_as and i != seat and s.alive else None
-        if other is not None and tags & set(other.tags):
-            return False
-    return True
-
-
-def _use(game: Game, seat: int, role: str, ability: Ability) -> None:
-    game.tonight.used.setdefault(seat, set()).add(f"{role}.{ability.id}")
 
 
 def targets(

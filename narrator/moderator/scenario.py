@@ -8,6 +8,7 @@ The format (YAML; see docs/ENGINE.md):
     deal: {Ann: robber, Bo: werewolf, ...}   # every player's card as dealt
     centre: [werewolf, insomniac, villager]  # the cards not dealt, in order
     options: {lone_wolf: true}               # ruleset options (optional)
+    seed: 7                                  # what a turn's `choices` are drawn from
     nights:                                  # one map per night: player -> choices
       - {Ann: [Bo], Cy: [centre 1, centre 2], Dee: [Cy, Eve]}
     days:                                    # one map per day
@@ -38,7 +39,7 @@ from narrator.rules.selection import check_selection
 
 _KEYS = (
     "ruleset", "lang", "players", "deal", "centre", "options", "nights", "days", "rounds",
-    "artifacts", "drawn", "expect",
+    "artifacts", "drawn", "seed", "expect",
 )  # fmt: skip
 
 
@@ -76,10 +77,26 @@ class Replay:
             "centre": {"dealt": self.dealt_centre, "final": [c.identity for c in game.centre]},
             "artifacts": {game.seats[i].name: a for i, a in sorted(game.tokens.artifacts.items())},
             "marks": {game.seats[i].name: m for i, m in sorted(game.tokens.marks.items())},
+            "choices": drawn_choices(game),
             "journal": journal,
             "said": self.said,
             "log": [e.to_dict() for e in game.log],
         }
+
+
+def drawn_choices(game: Game) -> dict[str, int]:
+    """Which of each turn's `choices` the game played (the voice's draw, from the
+    seed), by "role order" ("alien 1a"), counted from 1 as the ruleset lists them."""
+    out: dict[str, int] = {}
+    chosen = game.chosen()
+    for role in game.ruleset.roles:
+        main = [(0, t) for t in role.turns if t.main]
+        extra = [(k + 1, t) for k, t in enumerate(t for t in role.turns if not t.main)]
+        for k, turn in main + extra:
+            index = game.drawn_choice(role.id, k) if role.id in chosen else None
+            if index is not None:
+                out[f"{role.id} {turn.order}"] = index + 1
+    return out
 
 
 def to_scenario(replay: Replay) -> dict[str, Any]:
@@ -128,6 +145,7 @@ def to_scenario(replay: Replay) -> dict[str, Any]:
         | ({"rounds": rounds} if rounds else {})
         | ({"artifacts": stack} if stack else {})
         | ({"drawn": list(game.drawn)} if game.drawn else {})
+        | ({"seed": game.seed} if game.seed is not None else {})
     )
 
 
@@ -197,6 +215,9 @@ def run(data: dict[str, Any], ruleset_of: Callable[[str], Ruleset]) -> Replay:
     drawn = data.get("drawn") or []
     if not isinstance(drawn, list) or not all(isinstance(d, str) for d in drawn):
         raise ScenarioError("'drawn' must be what the engine drew by chance, in order: a list")
+    seed = data.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise ScenarioError("'seed' must be a whole number: the seed the night was drawn with")
     try:
         game = Game.deal(
             ruleset,
@@ -207,6 +228,7 @@ def run(data: dict[str, Any], ruleset_of: Callable[[str], Ruleset]) -> Replay:
             rng=random.Random(0),
             artifacts=artifacts,
             drawn=drawn,
+            seed=seed,
         )
     except MoveError as exc:
         raise ScenarioError(f"artifacts: {exc}") from None
@@ -303,7 +325,7 @@ def _night(game: Game, n: int, raw: Any) -> None:
         seat = _seat(game, name, f"night {n}")
         queues[seat] = _calls(game, name, choices, f"night {n}")
     for step in game.begin_night():
-        where = f"night {n}, the {game.ruleset.role(step.role).name.get('en')}'s call"
+        where = f"night {n}, {game.call_name(step)}"
         try:
             game.open_step(step)
             for seat in list(game.actors(step)):

@@ -46,6 +46,9 @@ class Tokens:
     artifacts: dict[int, str] = field(default_factory=dict)  # the artifact on a card
     stack: list[str] = field(default_factory=list)  # artifacts still face down, top first
     turned: dict[int, str] = field(default_factory=dict)  # a role the rules turned it into
+    # players who looked at a mark that keeps them asleep (the Mark of Fear): they do
+    # not wake for their role's calls from then on
+    asleep: set[int] = field(default_factory=set)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +98,25 @@ def counts(game: Game, seat: int, match: Match) -> bool:
     if match.team:
         return now.team == match.team
     return game.matches(now.role, match)
+
+
+def reached(game: Game, seat: int) -> list[int]:
+    """The other players within the reach of the card in front of `seat` (`reach`:
+    the Blob's body, the Mortician's neighbours), in seat order."""
+    left, right = game.seats[seat].card.reach
+    n = len(game.seats)
+    near = {(seat + k) % n for k in range(1, left + 1)}
+    near |= {(seat - k) % n for k in range(1, right + 1)}
+    return sorted(near - {seat})
+
+
+def epic(game: Game) -> bool:
+    """Whether the vote's epic battle is on: players of three or more of the groups
+    `outcome: vote: epic` names are at the table at the end (dead or alive, by side)."""
+    outcome = game.ruleset.outcome
+    groups = outcome.vote.epic if outcome is not None else ()
+    seats = range(len(game.seats))
+    return sum(any(counts(game, i, g) for i in seats) for g in groups) >= 3
 
 
 def has_power(game: Game, seat: int, match: Match) -> bool:

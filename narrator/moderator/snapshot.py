@@ -61,7 +61,9 @@ def snapshot(game: Game) -> dict[str, Any]:
         "artifacts": {str(i): a for i, a in game.tokens.artifacts.items()},
         "stack": list(game.tokens.stack),
         "turned": {str(i): r for i, r in game.tokens.turned.items()},
+        "asleep": sorted(game.tokens.asleep),
         "drawn": list(game.drawn),
+        "seed": game.seed,
         "log": [e.to_dict() for e in game.log],
         "tonight": _tonight(game.tonight),
     }
@@ -95,12 +97,15 @@ def _tonight(t: Tonight) -> dict[str, Any]:
 
 
 def _card(card: Card) -> dict[str, Any]:
-    """A card's fields; the spare card's and an ally's only when set (older saves)."""
+    """A card's fields; the spare card's, an ally's and a reach only when set (older
+    saves)."""
     out: dict[str, Any] = {"role": card.role, "copied": card.copied}
     if card.spare:
         out["spare"] = True
     if card.ally:
         out["ally"] = card.ally
+    if card.reach != (0, 0):
+        out["reach"] = list(card.reach)
     return out
 
 
@@ -118,11 +123,13 @@ def restore(
         ally = str(d.get("ally", ""))
         if ally and ally not in [t for t, _ in ruleset.teams]:
             raise ValueError(f"{ally!r} is not a team of this game")
+        left, right = (int(n) for n in d.get("reach", (0, 0)))
         return Card(
             role(d["role"]),
             None if d["copied"] is None else role(d["copied"]),
             spare=bool(d.get("spare", False)),
             ally=ally,
+            reach=(left, right),
         )
 
     def token(value: Any, kind: str) -> str:
@@ -219,6 +226,7 @@ def restore(
             over=bool(data["rounds_over"]),
         ),
         drawn=[str(d) for d in data.get("drawn", [])],
+        seed=None if data.get("seed") is None else int(data["seed"]),
         tokens=Tokens(
             marks={seat_no(i): token(m, "mark") for i, m in data.get("marks", {}).items()},
             artifacts={
@@ -226,5 +234,6 @@ def restore(
             },
             stack=[token(a, "artifact") for a in data.get("stack", [])],
             turned={seat_no(i): role(r) for i, r in data.get("turned", {}).items()},
+            asleep={seat_no(i) for i in data.get("asleep", [])},
         ),
     )

@@ -28,7 +28,10 @@ A vote maps the voter's seat to the target's; a voter who did not vote is absent
   counts `most_voted`): the votes on some players do not count (the Prince); some
   voters' points are shields, not votes (the Bodyguard); some players are spared by
   some voters (the Master, whom a vampire votes for). When the most voted cannot
-  die, the most voted of the others do, with `min_votes` still needed.
+  die, the most voted of the others do, with `min_votes` still needed. In an epic
+  battle (three groups or more at the table: the Vampire and Alien rulebooks) a
+  single most voted dies with the second most voted, however few their votes; a tie
+  for the most kills only the tied.
 """
 
 from __future__ import annotations
@@ -70,6 +73,7 @@ class Modifiers:
     shields: frozenset[int] = frozenset()  # these players' points shield, not vote
     # a player -> the voters whose vote for them spares them
     spared: Mapping[int, frozenset[int]] = field(default_factory=dict)
+    epic: bool = False  # an epic battle: the second most voted die too
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +97,10 @@ def count(votes: Votes, min_votes: int, modifiers: Modifiers = Modifiers()) -> C
     top = most_voted(cast, min_votes)
     spared = tuple((s, why[s]) for s in top if s in why)
     counted = {v: t for v, t in cast.items() if t is not None and t not in why}
-    return Counted(tuple(most_voted(counted, min_votes)), spared)
+    dead = most_voted(counted, min_votes)
+    if modifiers.epic and len(dead) == 1:  # the second most voted, one vote is enough
+        dead += most_voted({v: t for v, t in counted.items() if t not in dead}, 1)
+    return Counted(tuple(dead), spared)
 
 
 def distance(rule: VoteRule, seat: int, reference: int | None, seats: int) -> tuple[int, int]:

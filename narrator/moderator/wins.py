@@ -12,7 +12,11 @@ the player wins exactly when the rule holds, whatever their team did (Nostradamu
 wins only alive and beside the side he saw); `also` -- the player wins when it
 holds, besides their team; `never` -- the player loses when it holds. A seat rule
 may ask about its own player (`self_dead`, `self_alive`) and about what the team
-rules decided (`won`, `ally_won`).
+rules decided (`won`, `ally_won`), whom they voted for (`voted`: the Diseased's
+voters cannot win), or whether a player within their card's reach died
+(`reach_dead`: the Blob, the Mortician). A seat rule with no `who` is every player's.
+The vote's epic battle (`epic`) and a vote where every player of a side voted for
+one player (`all_voted`: the aliens on their Leader) are the table's.
 
 Every condition reads the players' sides at the end (`sides.py`: an artifact, a
 mark, a player the rules turned, then the card), never what a look would show.
@@ -22,7 +26,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from narrator.moderator import sides
 from narrator.moderator.board import Place
+from narrator.moderator.sides import reached
 from narrator.rules.powers import Match, Predicate
 
 if TYPE_CHECKING:
@@ -82,6 +88,20 @@ def holds(
         team = game.team_of(me)
         mates = [i for i in everyone if i != me and game.team_of(i) == team]
         return any(not game.seats[i].alive for i in mates) if p.mate_dead else bool(mates)
+    if p.epic:
+        return sides.epic(game)
+    if p.voted is not None:
+        target = _votes(game).get(me) if me is not None else None
+        return target is not None and game.counts(target, p.voted)
+    if p.all_voted is not None:
+        voters, target_ = p.all_voted
+        cast = _votes(game)
+        who = [i for i in everyone if game.counts(i, voters)]
+        return bool(who) and all(
+            cast.get(i) is not None and game.counts(cast[i], target_) for i in who
+        )
+    if p.reach_dead:
+        return me is not None and any(not game.seats[i].alive for i in reached(game, me))
     if p.won:
         return p.won in won
     if p.ally_won:
@@ -93,6 +113,17 @@ def holds(
     if p.not_ is not None:
         return not holds(game, p.not_, seat, me=me, won=won)
     raise ValueError("an empty win condition")  # the loader never makes one
+
+
+def _votes(game: Game) -> dict[int, int]:
+    """Who voted for whom in the last vote (One Night's: the log's `vote` entries)."""
+    cast: dict[int, int] = {}
+    for e in game.log:
+        if e.kind == "vote" and e.seat is not None:
+            cast.pop(e.seat, None)
+            if e.targets:
+                cast[e.seat] = e.targets[0].index
+    return cast
 
 
 def winners(game: Game) -> tuple[list[str], list[int]]:
@@ -121,7 +152,7 @@ def winners(game: Game) -> tuple[list[str], list[int]]:
     won = frozenset(teams)
     for seat_rule in outcome.seats:
         for i in everyone:
-            if not game.counts(i, seat_rule.who):
+            if seat_rule.who is not None and not game.counts(i, seat_rule.who):
                 continue
             ok = holds(game, seat_rule.when, me=i, won=won)
             if seat_rule.kind == "never":

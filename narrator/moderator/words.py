@@ -20,7 +20,7 @@ from narrator.moderator.game import Game
 from narrator.moderator.log import Cause, Entry
 
 # The words a power may offer by name (`pick: [{named: [...]}]`), for the catalogues.
-NAMED = (N_("left"), N_("right"))
+NAMED = (N_("left"), N_("right"), N_("yes"), N_("no"), N_("cards"), N_("marks"))
 
 
 class Words:
@@ -38,8 +38,12 @@ class Words:
     def role(self, role_id: str) -> str:
         return self.game.ruleset.role(role_id).name.get(self.lang)
 
+    def mark(self, token_id: str) -> str:
+        """A mark's name, or that there was none."""
+        return self.token(token_id) if token_id else self.t("no mark")
+
     def who(self, place: Place) -> str:
-        """A place in words: the player's name, "centre card 2", or the word."""
+        """A place in words: the player's name, "centre card 2", or the word (left, yes)."""
         if place.is_seat:
             return self.game.seats[place.index].name
         if place.is_centre:
@@ -96,8 +100,8 @@ class Words:
 
     def story(self, e: Entry) -> str | None:
         """The night told at the end, one line per thing done (nothing secret is left)."""
-        if e.seat is None or e.step == "day":
-            return None
+        if e.seat is None or e.step == "day" or self.game.is_call(e.role):
+            return None  # a call of the whole table (everyone's look at their mark)
         line = STORY.get(e.kind)
         if line is None:
             return None
@@ -105,6 +109,14 @@ class Words:
 
     def dawn(self, e: Entry) -> str | None:
         """What the table finds at dawn from the night: a card face up, a shield."""
+        if e.kind in DAWN:
+            return DAWN[e.kind](self, e)
+        if e.kind == "reveal" and e.targets[0].is_centre:
+            return self.t(
+                "Centre card {k} lies face up: the {card}.",
+                k=e.targets[0].index + 1,
+                card=self.role(e.cards[0]),
+            )
         if e.kind == "reveal":
             return self.t(
                 "{who}'s card lies face up: the {card}.",
@@ -227,6 +239,8 @@ class Words:
             return self.t(
                 "{name} is taken down by {by} and dies too.", name=name, by=self.who(e.targets[0])
             )
+        if cause == Cause.TOGETHER:
+            return self.t("{name} dies together with {by}.", name=name, by=self.who(e.targets[0]))
         if cause == Cause.LAST_TWO:
             return self.t(
                 "Nobody was killed in the night and only two players are left: "
@@ -292,6 +306,12 @@ def _swap_own(w: Words, e: Entry) -> str:
 
 
 def _copy(w: Words, e: Entry) -> str:
+    if e.targets[0].is_centre:
+        return w.t(
+            "you looked at {card}: you are now the {role}.",
+            card=w.who(e.targets[0]),
+            role=w.role(e.cards[0]),
+        )
     return w.t(
         "you looked at {who}'s card: you are now the {card}.",
         who=w.who(e.targets[0]),
@@ -306,6 +326,11 @@ def _learn(w: Words, e: Entry) -> str:
 
 
 def _know(w: Words, e: Entry) -> str:
+    if e.cards:  # who holds a mark (the Lovers, Renfield)
+        if not e.targets:
+            return w.t("nobody else has the {mark}.", mark=w.token(e.cards[0]))
+        names = w.names([w.who(t) for t in e.targets])
+        return w.t("the {mark} lies in front of {names}.", mark=w.token(e.cards[0]), names=names)
     if not e.targets:
         return w.t("you saw nobody.")
     return w.t("you saw {names}.", names=w.names([w.who(t) for t in e.targets]))
@@ -438,6 +463,13 @@ def _story_rotate(w: Words, e: Entry, who: Who) -> str:
 
 
 def _story_copy(w: Words, e: Entry, who: Who) -> str:
+    if e.targets[0].is_centre:
+        return w.t(
+            "{name}, the {role}, looked at {card} and became the {copied}.",
+            card=w.who(e.targets[0]),
+            copied=w.role(e.cards[0]),
+            **who,
+        )
     return w.t(
         "{name}, the {role}, looked at {other}'s card and became the {card}.",
         other=w.who(e.targets[0]),
@@ -496,3 +528,8 @@ STORY: dict[str, Callable[[Words, Entry, Who], str]] = {
         "{name}, the {role}, tapped the shoulder of {other}.", other=w.who(e.targets[0]), **who
     ),
 }
+
+
+# Each kind's words the boxes brought register from their own module.
+DAWN: dict[str, Callable[[Words, Entry], str | None]] = {}
+from narrator.moderator import box_words as _box_words  # noqa: E402, F401

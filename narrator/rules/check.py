@@ -15,7 +15,7 @@ from narrator.rules.decks import build_deck
 from narrator.rules.errors import RulesetError
 from narrator.rules.flow import KIND_OF_STYLE
 from narrator.rules.model import Ruleset
-from narrator.rules.powers import Match, Predicate
+from narrator.rules.powers import Ability, Match, Predicate
 from narrator.rules.read_common import with_article
 
 
@@ -78,12 +78,21 @@ def check_powers(ruleset: Ruleset) -> None:
             token("mark", match.mark, line, what)
             token("artifact", match.artifact, line, what)
 
+    epic = bool(ruleset.outcome and ruleset.outcome.vote.epic)
+
     def walk(p: Predicate, line: int) -> None:
         for m in (
-            p.dead, p.held, p.dead_other, p.alive, p.captured, p.free, p.revealed,
-            *(p.parity or ()), *p.only_alive,
+            p.dead, p.held, p.dead_other, p.alive, p.captured, p.free, p.revealed, p.voted,
+            *(p.parity or ()), *p.only_alive, *(p.all_voted or ()),
         ):  # fmt: skip
             check(m, line, "a win rule")
+        if p.epic and not epic:
+            raise RulesetError(
+                "a win rule asks whether the vote's epic battle is on, but the vote has "
+                "no 'epic' groups; add 'epic:' to 'outcome: vote:'",
+                where,
+                line or None,
+            )
         for sub in (*p.all, *p.any, *((p.not_,) if p.not_ else ())):
             walk(sub, line)
 
@@ -101,17 +110,22 @@ def check_powers(ruleset: Ruleset) -> None:
         for only in action.only:
             check(only.target, action.line, f"action '{action.id}'")
             check(only.by, action.line, f"action '{action.id}'")
-    for role in ruleset.roles:
-        for ability in role.powers.abilities if role.powers else ():
-            what = f"a power of role '{role.id}'"
+    owners = [(f"role '{r.id}'", r.powers) for r in ruleset.roles if r.powers]
+    owners += [(f"call '{c}'", p) for c, p in ruleset.night.powers]
+    for owner, powers in owners:
+        for ability in powers.abilities:
+            what = f"a power of {owner}"
             check(ability.know, ability.line, what)
+            check(ability.who, ability.line, what)
             for match in (
                 *ability.hidden,
                 *ability.stop,
                 *((ability.learn,) if ability.learn else ()),
+                *(p.not_ for p in ability.picks if p.not_ is not None),
             ):
                 check(match, ability.line, what)
             token("mark", ability.mark, ability.line, what)
+        check_turns(powers.abilities, owner, where)
     if ruleset.outcome:
         for rule in ruleset.outcome.wins:
             walk(rule.when, rule.line)
@@ -119,7 +133,7 @@ def check_powers(ruleset: Ruleset) -> None:
             check(seat.who, seat.line, "a seat rule")
             walk(seat.when, seat.line)
         vote = ruleset.outcome.vote
-        for match in (*vote.uncounted, *vote.shields):
+        for match in (*vote.uncounted, *vote.shields, *vote.together, *vote.epic):
             check(match, vote.line, "the vote")
         for who, by in [(m.who, m.by) for m in vote.spared] + [(m.who, m.by) for m in vote.turns]:
             check(who, vote.line, "the vote")
@@ -128,6 +142,35 @@ def check_powers(ruleset: Ruleset) -> None:
             walk(end, ruleset.outcome.line)
         for match in ruleset.outcome.last_two:
             check(match, ruleset.outcome.line, "'last_two' of outcome")
+
+
+def check_turns(abilities: tuple[Ability, ...], owner: str, where: object) -> None:
+    """A call's powers agree on who answers it (`who:`: all of them, or none), and a
+    power offered after a word (`if_picked`) follows a power that picks that word,
+    at the same call and in the same choice."""
+    for ability in abilities:
+        mates = [  # the powers of the same call, in a game where this one is used
+            a
+            for a in abilities
+            if (a.turn == ability.turn and ability.choice in (-1, a.choice))
+            or (a.turn == ability.turn and a.choice == -1)
+        ]
+        if any((a.who is None) != (ability.who is None) for a in mates):
+            raise RulesetError(
+                f"the powers of {owner} at one call differ on 'who' answers it; give "
+                "every power of that call the same 'who', or none",
+                str(where),
+                ability.line or None,
+            )
+        if ability.if_picked:
+            before = mates[: mates.index(ability)]
+            if not any(ability.if_picked in p.named for a in before for p in a.picks):
+                raise RulesetError(
+                    f"a power of {owner} is offered 'if_picked: {ability.if_picked}', but no "
+                    "power before it at that call picks that word",
+                    str(where),
+                    ability.line or None,
+                )
 
 
 def check_flow(ruleset: Ruleset) -> None:

@@ -202,7 +202,9 @@ class Token:
     (those whose `when` holds). `becomes`: its holder counts as that role at the end
     (a mark: for winning only, the card's own powers kept; an artifact: for winning
     and for the vote, the card's powers lost). `help`: what its holder is told.
-    `everyone`: a mark every player starts with (the Mark of Clarity)."""
+    `everyone`: a mark every player starts with (the Mark of Clarity). `wakes`:
+    False -- a player who has looked at this mark in front of them does not wake for
+    their role's calls from then on (the Mark of Fear)."""
 
     id: str
     name: Text
@@ -213,6 +215,7 @@ class Token:
     help: Text | None = None
     when: Condition = ALWAYS
     everyone: bool = False
+    wakes: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,6 +296,9 @@ class Night:
     closing: tuple[StepSpec, ...]
     gap: float = 1.0  # silence between one turn's "close your eyes" and the next call
     calls: tuple[tuple[str, Turn], ...] = ()  # calls of the whole table, in the order
+    # what a call of the whole table lets everyone do (`does:` on the call: everyone
+    # looks at their own mark), by the call's id
+    powers: tuple[tuple[str, Powers], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

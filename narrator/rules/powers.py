@@ -46,10 +46,41 @@ The vocabulary (each effect is one word, applied in the order listed):
   tapped them (the Thing);
 - `convert`: the card now in front of the actor is the role `into:` from now on,
   wherever it goes (the Body Snatcher's stolen card, an Oracle's answer);
+- `recruit`: the picked player is the role `into:` from now on, whatever card they
+  hold (a player's conversion, which stays with the player: the aliens' new alien);
+- `see_known`: the actor looks at the cards of those they met at this call (the
+  aliens show each other their cards);
+- `rotate_group`: when the call ends, each player who answered it hands their card
+  to the next of them in the `direction` (the aliens pass their cards left);
+- `reach`: when the call ends, every card of the role reaches `left` players to its
+  left and `right` to its right, wherever it lies (the Blob's body, the Mortician's
+  neighbours); a seat rule asks whether one of them died (`reach_dead`);
+- `fist`: the actor holds out a fist: the players beside them who answer a call as
+  `learn` tap it; the actor learns whether one did, the tappers whom they tapped
+  (the Cow);
+- `choose`: the actor picks one of the words offered; what follows depends on it
+  (the powers offered `if_picked` that word: the Gremlin's cards or marks);
+- `reply`: the word the actor picked is the table's to hear (`replies:`, its line
+  for each word, told at dawn); when nobody answered the call, one is drawn and told
+  the same way (the Oracle, whose card may lie in the centre);
 - `protect`, `kill` and `arrest` (timing `dawn`): collected through the night and
   applied at dawn by `priority`, lowest first: a protected player is not killed or
   arrested that night; an arrested player (Mafia's Prisoner) is alive but out of play:
   no powers, no ballot, but still counted among the living.
+
+`of: mark` makes `see`, `see_own`, `swap` and `swap_own` about the marks in front of
+the players instead of their cards (the Marksman, the Pickpocket, the Gremlin, the
+whole table's look at its own mark). `who:` gives a power to the players matching
+(their role tonight, or a mark they hold) instead of the role's holders (the Lovers
+who wake and see each other); a call of the whole table (`night: calls:`) is
+everyone's. `if_picked: WORD` offers a power only after the call's previous power
+picked that word (the Gremlin's cards or marks; the Oracle's yes), and applies a
+power that picks nothing right after it. `apart: true` leaves out the player the
+call's previous power picked (the Marksman's card and a different player's mark).
+`mutual: true` on a `know`: the players seen learn the actor too (the Assassin sees
+his Apprentice). A turn's `choices` (one is drawn per game from the plan's seed, the
+same draw the voice speaks: `rules.chance`) may each say what it does (`does:`):
+those powers are the role's only in a game where that choice is drawn (`choice`).
 
 A power with `agree` is a group's (the werewolves'): every member picks, a pick may
 change until the call ends, and then the rule decides -- `unanimous` (all who picked
@@ -91,7 +122,8 @@ from narrator.rules.model import ALWAYS, Condition, Text
 Effect = Literal[
     "see", "see_own", "swap", "swap_own", "copy", "know", "swap_last", "rotate", "shield",
     "reveal", "learn", "kill", "protect", "arrest", "swap_spare", "become", "ally",
-    "artifact", "mark", "aura", "tap", "convert",
+    "artifact", "mark", "aura", "tap", "convert", "recruit", "see_known", "rotate_group",
+    "reach", "fist", "reply", "choose",
     "answer", "accuse", "hide", "disturb", "capture", "self_capture", "pass",
 ]  # fmt: skip
 EFFECTS: tuple[str, ...] = get_args(Effect)
@@ -119,15 +151,31 @@ NEEDS_PICK = frozenset(
         "ally",
         "artifact",
         "tap",
+        "recruit",
+        "reply",
+        "choose",
     }
 )
+# Effects a group (`agree`) may apply to its one agreed target when the call ends,
+# besides the dawn's (`kill`, `protect`, `arrest`): the vampires' mark, the aliens'
+# look together and their new alien.
+GROUP_NOW = frozenset({"mark", "see", "recruit"})
+# The words of `of:` (what a look or a swap is about), of `among:` (which players a
+# pick may name, from the actor's own seat: seat numbers are public) and of a
+# `rotate_group`'s `direction`.
+OF = ("card", "mark")
+AMONG = ("odd", "even", "higher", "lower", "left", "right", "neighbours", "left_two", "right_two")
+DIRECTIONS = ("left", "right")
 # Effects that move or look at a picked card: a shielded card cannot be picked for them.
 TOUCHES = frozenset(
     {"see", "swap", "swap_own", "copy", "swap_last", "reveal", "swap_spare", "artifact"}
 )
 # The acts of the night an `aura` may count (`thumbs:`): the kinds of the log that
 # look at or move a card (a mark's: `mark`).
-ACTS = ("see", "swap", "swap_own", "copy", "rotate", "reveal", "shield", "artifact", "mark")
+ACTS = (
+    "see", "swap", "swap_own", "copy", "rotate", "reveal", "shield", "artifact", "mark",
+    "see_mark", "swap_mark",
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +210,12 @@ class Pick:
     # werewolves); False: none of them, nor the one whose card they copied (the
     # Alpha Wolf's spare goes to someone who is not a werewolf he knows)
     known: bool | None = None
+    # only the players in this relation to the actor's seat, by the public seat
+    # numbers (`AMONG`: odd, the neighbour on the left, the two on the right...)
+    among: str = ""
+    # not the players holding this mark (the Count's Mark of Fear never goes to the
+    # player who just got the Mark of the Vampire): only a mark the actor saw given
+    not_: Match | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,7 +267,20 @@ class Ability:
     stop: tuple[Match, ...] = ()
     mark: str = ""  # mark: the mark given (a token of kind mark)
     thumbs: tuple[str, ...] = ()  # aura: the acts that raise a thumb (`ACTS`)
-    into: str = ""  # convert: the role the actor's card is from now on
+    into: str = ""  # convert, recruit: the role the card (the player) is from now on
+    of: Literal["card", "mark"] = "card"  # see, swap...: the cards, or the marks
+    # the players who answer this power's call, instead of the role's holders: a
+    # role (tonight's) or a mark they hold (the Lovers: `{mark: mark_of_love}`)
+    who: Match | None = None
+    mutual: bool = False  # know: those seen learn the actor too
+    if_picked: str = ""  # only after the call's previous power picked this word
+    apart: bool = False  # not the player the call's previous power picked
+    # a power of one of the turn's `choices` (from 0): the role's only in a game where
+    # that choice is drawn; -1 in every game
+    choice: int = -1
+    reach: tuple[int, int] = (0, 0)  # reach: how many players to the left, to the right
+    direction: str = ""  # rotate_group: left (clockwise) or right
+    replies: tuple[tuple[str, Text], ...] = ()  # reply: each word's line for the table
     line: int = 0
 
 
@@ -234,6 +301,9 @@ class Powers:
     # one more card of this role lies apart from the centre, as its last card, when
     # this role is in the game (the Alpha Wolf's werewolf); `swap_spare` moves it
     spare: str = ""
+    # at the call of the role it wakes with, it uses that role's powers, not its own
+    # (the Master bites with the vampires; Groob does what the aliens were told)
+    group_powers: bool = False
 
 
 NONE = Powers()
@@ -268,6 +338,17 @@ class Predicate:
     won: str = ""  # this team won by the team rules (`outcome.wins`)
     # the team the player's card sides with (`ally`: Nostradamus) won by the team rules
     ally_won: bool = False
+    # the vote's epic battle is on: players of `outcome: vote: epic`'s groups hold
+    # cards of three or more of them at the end
+    epic: bool = False
+    # a seat rule's own player voted for a player matching (the Diseased's voters)
+    voted: Match | None = None
+    # every player matching the first voted for a player matching the second, and
+    # there was one (the aliens who all vote for the Leader)
+    all_voted: tuple[Match, Match] | None = None
+    # a player within the reach of the seat rule's player's card died (`reach`: the
+    # Blob's body, the Mortician's neighbours)
+    reach_dead: bool = False
     captured: Match | None = None  # a captured player's card matches (Secret Moon)
     # a player in play -- alive, neither arrested nor captured -- has a matching card
     # (Mafia: the infiltrators' aim is every mafioso arrested)
@@ -300,7 +381,7 @@ class SeatRule:
     they lose when it holds, even if their team won (the Diseased's voters). A win
     adds `team` to the winning teams (none: only the player is named)."""
 
-    who: Match
+    who: Match | None  # None: every player
     kind: Literal["only", "also", "never"]
     when: Predicate
     team: str = ""
@@ -371,6 +452,13 @@ class VoteRule:
     shields: tuple[Match, ...] = ()
     spared: tuple[Spared, ...] = ()
     turns: tuple[Turn, ...] = ()
+    # when one player matching dies, every other player matching the same dies too,
+    # a vote's protection notwithstanding (the Lovers: `{mark: mark_of_love}`)
+    together: tuple[Match, ...] = ()
+    # the groups of an epic battle: when players of three or more of them are at the
+    # table at the end, the most voted and the second most voted die (the Vampire
+    # and Alien rulebooks: village, werewolves, vampires, aliens)
+    epic: tuple[Match, ...] = ()
     line: int = field(default=0, compare=False)  # of its `kind` (or of `vote:`)
 
 

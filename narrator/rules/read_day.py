@@ -123,11 +123,13 @@ def night(
             templates[key] = text(
                 ctx, f.raw(f"{key}_template"), f"'{key}_template'", f.line_of(f"{key}_template")
             )
+    calls = f.listed("calls", lambda v, ln: table_call(ctx, v, ln, default_time))
     read = Night(
         opening=steps(ctx, f, "opening", "the night"),
         closing=steps(ctx, f, "closing", "the night"),
         gap=f.number("gap", 1.0),
-        calls=f.listed("calls", lambda v, ln: table_call(ctx, v, ln, default_time)),
+        calls=tuple((call_id, turn) for call_id, turn, _ in calls),
+        powers=tuple((call_id, p) for call_id, _, p in calls if p is not None),
     )
     f.done()
     return read, templates

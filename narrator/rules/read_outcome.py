@@ -28,13 +28,17 @@ from narrator.rules.reader import line_of_value
 _PREDICATES = (
     "dead", "held", "dead_other", "alive", "parity", "only_alive", "nobody_dead",
     "nobody_alive", "captured", "free", "revealed", "all", "any", "not", "self_dead",
-    "self_alive", "won", "ally_won", "self_mates", "mate_dead",
+    "self_alive", "won", "ally_won", "self_mates", "mate_dead", "epic", "voted", "all_voted",
+    "reach_dead",
 )  # fmt: skip
 # The predicates about a seat rule's own player, or the team rules' result: only in
 # `outcome: seats:`.
-_OF_A_SEAT = ("self_dead", "self_alive", "won", "ally_won", "self_mates", "mate_dead")
-_FLAGS = ("self_dead", "self_alive", "ally_won", "self_mates", "mate_dead")
-_MODIFIERS = ("uncounted", "shields", "spared", "turns")
+_OF_A_SEAT = (
+    "self_dead", "self_alive", "won", "ally_won", "self_mates", "mate_dead", "voted",
+    "reach_dead",
+)  # fmt: skip
+_FLAGS = ("self_dead", "self_alive", "ally_won", "self_mates", "mate_dead", "epic", "reach_dead")
+_MODIFIERS = ("uncounted", "shields", "spared", "turns", "together", "epic")
 # The keys of `outcome: vote:` that only one kind of vote has (each has its windows too).
 _RULES_OF = {
     "simultaneous": ("dies", "min_votes", "self_vote", *_MODIFIERS),
@@ -122,8 +126,12 @@ def outcome(ctx: ReadContext, value: Any, line: int) -> Outcome:
         shields=vf.listed("shields", lambda v, ln: match(ctx, v, "'shields' of the vote", ln)),
         spared=vf.listed("spared", lambda v, ln: spared(ctx, v, ln)),
         turns=vf.listed("turns", lambda v, ln: turn(ctx, v, ln)),
+        together=vf.listed("together", lambda v, ln: match(ctx, v, "'together' of the vote", ln)),
+        epic=vf.listed("epic", lambda v, ln: match(ctx, v, "'epic' of the vote", ln)),
         line=vf.line_of("kind"),
     )
+    if vote.epic and len(vote.epic) < 3:
+        raise vf.error("epic", "'epic' of the vote names its groups: three or more of them")
     vf.done()
     wins = f.listed("wins", lambda v, ln: win_rule(ctx, v, ln))
     seats = f.listed("seats", lambda v, ln: seat_rule(ctx, v, ln))
@@ -199,6 +207,9 @@ def seat_rule(ctx: ReadContext, value: Any, line: int) -> SeatRule:
             "holds), also (wins besides their team), never (loses even if their team won)",
         )
     (kind,) = kinds
+    who = None
+    if f.has("who"):
+        who = match(ctx, f.raw("who"), "'who' of a seat rule", f.line_of("who"))
     team = f.get("team", str, "")
     if team and team not in ctx.team_ids:
         raise f.error(
@@ -209,7 +220,7 @@ def seat_rule(ctx: ReadContext, value: Any, line: int) -> SeatRule:
     if team and kind == "never":
         raise f.error("team", "a seat rule that makes a player lose adds no winning team")
     rule = SeatRule(
-        who=match(ctx, f.required("who"), "'who' of a seat rule", f.line_of("who")),
+        who=who,
         kind=cast(Any, kind),
         when=predicate(ctx, f.raw(kind), f"'{kind}' of a seat rule", f.line_of(kind), seat=True),
         team=team,
@@ -276,7 +287,15 @@ def predicate(
             ally_won=key == "ally_won",
             self_mates=key == "self_mates",
             mate_dead=key == "mate_dead",
+            epic=key == "epic",
+            reach_dead=key == "reach_dead",
         )
+    if key == "all_voted":
+        af = ctx.fields(raw, f"'all_voted' in {what}", at)
+        voters = match(ctx, af.required("who"), f"'who' of {what}", af.line_of("who"))
+        target = match(ctx, af.required("for"), f"'for' of {what}", af.line_of("for"))
+        af.done()
+        return Predicate(all_voted=(voters, target))
     if key == "won":
         if raw not in ctx.team_ids:
             raise f.error(
@@ -318,4 +337,6 @@ def predicate(
         return Predicate(revealed=found)
     if key == "alive":
         return Predicate(alive=found)
+    if key == "voted":
+        return Predicate(voted=found)
     return Predicate(dead_other=found)

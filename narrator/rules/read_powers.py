@@ -13,10 +13,14 @@ from typing import Any, cast
 
 from narrator.base.errors import did_you_mean
 from narrator.rules.errors import RulesetError
+from narrator.rules.model import Text
 from narrator.rules.powers import (
     ACTS,
+    AMONG,
+    DIRECTIONS,
     EFFECTS,
     NEEDS_PICK,
+    OF,
     Ability,
     Answer,
     Effect,
@@ -32,7 +36,10 @@ _ON_DEATH = ("", "shoot_vote")
 
 
 def powers(ctx: ReadContext, f: Fields, what: str) -> Powers | None:
-    keys = ("does", "tags", "on_death", "on_death_line", "strength", "does_as", "spare")
+    keys = (
+        "does", "tags", "on_death", "on_death_line", "strength", "does_as", "spare",
+        "group_powers",
+    )  # fmt: skip
     if not any(f.has(k) for k in keys):
         f.raw("does")  # nothing to read
         return None
@@ -49,26 +56,18 @@ def powers(ctx: ReadContext, f: Fields, what: str) -> Powers | None:
             "on_death_line",
             f"{what} has an 'on_death_line' but no 'on_death': say what its death does",
         )
-    raw = f.raw("does", [])
-    if not isinstance(raw, list):
-        raise f.error("does", f"'does' of {what} must be a list of powers")
-    abilities = tuple(
-        ability(ctx, item, f"power {i + 1} of {what}", line_of_value(item, f.line_of("does")))
-        for i, item in enumerate(raw)
-    )
-    ids = [a.id for a in abilities]
-    for i, a in enumerate(abilities):
-        if a.id in ids[:i]:
-            raise RulesetError(
-                f"{what} has two powers with the id '{a.id}'; give each its own 'id'",
-                f.path,
-                a.line or None,
-            )
+    abilities = listed_abilities(ctx, f, what)
+    unique_ids(abilities, what, f)
     does_as = f.get("does_as", str, "")
     if does_as:
         known(ctx, f, "does_as", (does_as,))
         if f.has("does"):
             raise f.error("does_as", f"{what} has 'does' and 'does_as'; it acts as one role only")
+    if f.has("group_powers") and not f.has("wakes_with"):
+        raise f.error(
+            "group_powers",
+            f"{what} uses the powers of the role it wakes with, but has no 'wakes_with'",
+        )
     spare = f.get("spare", str, "")
     if spare:
         known(ctx, f, "spare", (spare,))
@@ -84,8 +83,33 @@ def powers(ctx: ReadContext, f: Fields, what: str) -> Powers | None:
         on_death_line=death_line,
         strength=f.whole("strength", 0, high=100),
         does_as=does_as,
-        given=any(f.has(k) for k in ("does", "does_as", "on_death")),
+        given=any(f.has(k) for k in ("does", "does_as", "on_death", "group_powers")),
+        group_powers=f.get("group_powers", bool, False),
     )
+
+
+def listed_abilities(ctx: ReadContext, f: Fields, what: str) -> tuple[Ability, ...]:
+    """The powers listed under `does:` of a role, a call of the table or a choice."""
+    raw = f.raw("does", [])
+    if not isinstance(raw, list):
+        raise f.error("does", f"'does' of {what} must be a list of powers")
+    return tuple(
+        ability(ctx, item, f"power {i + 1} of {what}", line_of_value(item, f.line_of("does")))
+        for i, item in enumerate(raw)
+    )
+
+
+def unique_ids(abilities: tuple[Ability, ...], what: str, f: Fields) -> None:
+    """Every power of a role has its own id (its choices' powers too): the phones and
+    the log name a power by it."""
+    ids = [a.id for a in abilities]
+    for i, a in enumerate(abilities):
+        if a.id in ids[:i]:
+            raise RulesetError(
+                f"{what} has two powers with the id '{a.id}'; give each its own 'id'",
+                f.path,
+                a.line or None,
+            )
 
 
 def ability(ctx: ReadContext, value: Any, what: str, line: int) -> Ability:
@@ -105,8 +129,9 @@ def ability(ctx: ReadContext, value: Any, what: str, line: int) -> Ability:
     if "know" in effects and not f.has("know"):
         raise f.error(None, f"{what} does 'know'; say whom with 'know: {{tag: ...}}'")
     for key in ("learn", "answer"):
-        if "learn" in effects and not f.has(key):
-            raise f.error(None, f"{what} does 'learn'; give '{key}' too")
+        for word in ("learn", "fist"):
+            if word in effects and not f.has(key):
+                raise f.error(None, f"{what} does '{word}'; give '{key}' too")
     if "answer" in effects and not f.has("answers"):
         raise f.error(None, f"{what} does 'answer'; say how each card answers in 'answers'")
     stop = f.listed("stop", lambda v, ln: match(ctx, v, f"'stop' of {what}", ln))
@@ -116,8 +141,9 @@ def ability(ctx: ReadContext, value: Any, what: str, line: int) -> Ability:
         raise f.error("stop", f"{what} stops on a card it looked at, but it looks at none")
     if "mark" in effects and not f.has("mark"):
         raise f.error(None, f"{what} does 'mark'; say which with 'mark: TOKEN'")
-    if "convert" in effects and not f.has("into"):
-        raise f.error(None, f"{what} does 'convert'; say into which role with 'into: ROLE'")
+    for word in ("convert", "recruit"):
+        if word in effects and not f.has("into"):
+            raise f.error(None, f"{what} does '{word}'; say into which role with 'into: ROLE'")
     into = f.get("into", str, "")
     if into:
         known(ctx, f, "into", (into,))
@@ -150,7 +176,13 @@ def ability(ctx: ReadContext, value: Any, what: str, line: int) -> Ability:
     timing = f.get("timing", str, "at_once")
     if timing not in ("at_once", "dawn"):
         raise f.error("timing", f"'timing' of {what} must be at_once or dawn, not '{timing}'")
-    later = known(ctx, f, "later", f.ids("later"))
+    later = ctx.role_ids if f.raw("later") == "all" else known(ctx, f, "later", f.ids("later"))
+    of = f.get("of", str, "card")
+    if of not in OF:
+        raise f.error("of", f"'of' of {what} must be card or mark, not '{of}'")
+    if of == "mark" and not set(effects) <= {"see", "see_own", "swap", "swap_own"}:
+        raise f.error("of", f"'of: mark' is for see, see_own, swap and swap_own; {what} does more")
+    extra = _extra(ctx, f, what, effects, picks)
     ability = Ability(
         id=f.get("id", str, "act"),
         effects=effects,
@@ -180,6 +212,14 @@ def ability(ctx: ReadContext, value: Any, what: str, line: int) -> Ability:
         mark=f.get("mark", str, ""),
         thumbs=thumbs,
         into=into,
+        of=cast(Any, of),
+        who=match(ctx, f.raw("who"), f"'who' of {what}", f.line_of("who"))
+        if f.has("who")
+        else None,
+        mutual=f.get("mutual", bool, False),
+        if_picked=f.get("if_picked", str, ""),
+        apart=f.get("apart", bool, False),
+        **extra,
         say=text(ctx, f.raw("say"), f"'say' of {what}", f.line_of("say")) if f.has("say") else None,
         label=text(ctx, f.raw("label"), f"'label' of {what}", f.line_of("label"))
         if f.has("label")
@@ -188,6 +228,40 @@ def ability(ctx: ReadContext, value: Any, what: str, line: int) -> Ability:
     )
     f.done()
     return ability
+
+
+def _extra(
+    ctx: ReadContext, f: Fields, what: str, effects: tuple[Effect, ...], picks: tuple[Pick, ...]
+) -> dict[str, Any]:
+    """The keys of the effects the boxes brought: a reach, a direction, the replies."""
+    if f.has("mutual") and "know" not in effects:
+        raise f.error("mutual", f"'mutual' is for 'know'; {what} does not know anyone")
+    out: dict[str, Any] = {}
+    if "reach" in effects:
+        out["reach"] = (f.whole("left", 0, high=10), f.whole("right", 0, high=10))
+        if out["reach"] == (0, 0):
+            raise f.error(None, f"{what} does 'reach'; say how far with 'left:' and 'right:'")
+    if "rotate_group" in effects:
+        direction = f.get("direction", str, "")
+        if direction not in DIRECTIONS:
+            raise f.error(
+                "direction" if f.has("direction") else None,
+                f"{what} does 'rotate_group'; say 'direction: left' or 'direction: right'",
+            )
+        out["direction"] = direction
+    if "reply" in effects:
+        words = [w for p in picks for w in p.named]
+        if not words:
+            raise f.error("pick", f"{what} does 'reply'; its pick must name the words it answers")
+        rf = ctx.fields(f.required("replies"), f"'replies' of {what}", f.line_of("replies"))
+        replies: list[tuple[str, Text]] = []
+        for word in words:
+            if not rf.has(word):
+                raise rf.error(None, f"'replies' of {what} has no line for the answer '{word}'")
+            replies.append((word, text(ctx, rf.raw(word), f"the reply '{word}'", rf.line_of(word))))
+        rf.done()
+        out["replies"] = tuple(replies)
+    return out
 
 
 def only(ctx: ReadContext, value: Any, what: str, line: int) -> Only:
@@ -241,8 +315,26 @@ def pick(ctx: ReadContext, value: Any, what: str, line: int) -> Pick:
         struck=f.get("struck", bool, False),
         mates=f.get("mates", bool, True),
         known=f.get("known", bool) if f.has("known") else None,
+        among=f.get("among", str, ""),
+        not_=match(ctx, f.raw("not"), f"'not' of {what}", f.line_of("not"))
+        if f.has("not")
+        else None,
     )
     f.done()
+    if pick.among and pick.among not in AMONG:
+        raise f.error(
+            "among",
+            f"'among' in {what} must be one of: {', '.join(AMONG)}, not '{pick.among}'"
+            f"{did_you_mean(pick.among, AMONG)}",
+        )
+    if (pick.among or pick.not_) and not pick.players:
+        raise f.error("among" if pick.among else "not", f"{what} leaves out players but picks none")
+    if pick.not_ is not None and not pick.not_.mark:
+        raise f.error(
+            "not",
+            f"'not' in {what} may only leave out the holders of a mark (one the actor saw "
+            "given): a card's holder would be a secret the refusal tells",
+        )
     if sum(bool(x) for x in (pick.players, pick.centre, pick.named)) != 1:
         raise f.error(
             None, f"{what} must pick some 'players', some 'centre' cards, or one of 'named'"

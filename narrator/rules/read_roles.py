@@ -11,9 +11,12 @@ of the whole table (`night: calls:`) are turns with no role.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
+from narrator.rules.errors import RulesetError
 from narrator.rules.model import Call, Line, Order, Recap, Role, Text, Turn
+from narrator.rules.powers import Ability, Powers
 from narrator.rules.read_common import (
     ID,
     ReadContext,
@@ -25,8 +28,9 @@ from narrator.rules.read_common import (
     text,
     wakes,
 )
-from narrator.rules.read_powers import powers
-from narrator.rules.reader import Fields
+from narrator.rules.read_powers import listed_abilities, powers, unique_ids
+from narrator.rules.reader import Fields, line_of_value
+from narrator.rules.yamlio import Located
 
 _ORDER = re.compile(r"^(-?\d+)([a-zA-Z]?)(?:\.(\d+))?$")
 
@@ -127,10 +131,19 @@ def role(ctx: ReadContext, value: Any, at: int, default_time: float) -> Role:
                 raise f.error(
                     key, f"{what} never wakes, so '{key}' has no use; remove it or set 'wakes'"
                 )
+    # the powers of each turn's choices: a turn's k is 0 for the role's own call, then
+    # 1, 2... for its extra turns (as a power's `turn:` counts them)
+    drawn = list(choice_powers(ctx, f, what, 0)) if turns else []
     for i, extra in enumerate(f.listed("turns", lambda v, ln: (v, ln))):
         tf = ctx.fields(extra[0], f"extra turn {i + 1} of {what}", extra[1])
         turns.append(turn(ctx, tf, tf.what, main=False, default_time=default_time, name=name))
+        drawn += choice_powers(ctx, tf, tf.what, i + 1)
         tf.done()
+    own = powers(ctx, f, what)
+    if drawn:
+        own = own or Powers()
+        own = replace(own, abilities=own.abilities + tuple(drawn), given=True)
+        unique_ids(own.abilities, what, f)
     read = Role(
         id=role_id,
         name=name,
@@ -142,7 +155,7 @@ def role(ctx: ReadContext, value: Any, at: int, default_time: float) -> Role:
         card=optional_text(ctx, f, "card", f"the card text of {what}"),
         line=f.line,
         box=box(ctx, f),
-        powers=powers(ctx, f, what),
+        powers=own,
     )
     f.done()
     return read
@@ -154,25 +167,75 @@ def box(ctx: ReadContext, f: Fields) -> str:
     return declared(f, "box", "is in box", ctx.box_ids, "boxes")
 
 
-def table_call(ctx: ReadContext, value: Any, at: int, default_time: float) -> tuple[str, Turn]:
-    """A call of the whole table at its place in the night (everyone looks at their mark)."""
+def table_call(
+    ctx: ReadContext, value: Any, at: int, default_time: float
+) -> tuple[str, Turn, Powers | None]:
+    """A call of the whole table at its place in the night (everyone looks at their
+    mark), and what it lets everyone do (`does:`), if anything."""
     f = ctx.fields(value, "a call of the night", at)
     call_id = f.get("id", str, need=True)
     f.what = f"call '{call_id}' of the night"
+    if call_id in ctx.role_ids:
+        raise f.error("id", f"{f.what} has the id of a role; give it an id of its own")
     read = turn(ctx, f, f.what, main=False, default_time=default_time)
+    does = listed_abilities(ctx, f, f.what) if f.has("does") else None
+    if does is not None:
+        unique_ids(does, f.what, f)
+        for ability in does:
+            if ability.who is not None or ability.turn or ability.picks:
+                raise RulesetError(
+                    f"a power of {f.what} is everyone's and picks nothing: remove its "
+                    "'who', 'turn' and 'pick'",
+                    f.path,
+                    ability.line or None,
+                )
     f.done()
-    return call_id, read
+    return call_id, read, None if does is None else Powers(abilities=does)
 
 
 def choices(ctx: ReadContext, f: Fields, what: str) -> tuple[Call, ...]:
-    """`choices:` a list of alternatives, each one line or a list of lines."""
+    """`choices:` a list of alternatives, each one line or a list of lines (a line
+    may say what the choice does: `choice_powers`)."""
     out: list[Call] = []
     for i, (value, at) in enumerate(f.listed("choices", lambda v, ln: (v, ln))):
-        holder = ctx.fields({"choice": value}, what, at)
+        holder = ctx.fields({"choice": _said(value)}, what, at)
         out.append(call(ctx, holder, "choice", f"choice {i + 1} of {what}"))
     if len(out) == 1:
         raise f.error("choices", f"'choices' of {what} has one choice; give two or more")
     return tuple(out)
+
+
+def _said(value: Any) -> Any:
+    """A choice's line without its `does:` (read by `choice_powers`)."""
+    if not isinstance(value, dict) or "does" not in value:
+        return value
+    out = Located({k: v for k, v in value.items() if k != "does"})
+    out.line = value.line if isinstance(value, Located) else 0
+    out.key_lines = dict(value.key_lines) if isinstance(value, Located) else {}
+    return out
+
+
+def choice_powers(ctx: ReadContext, f: Fields, what: str, k: int) -> list[Ability]:
+    """The powers of the turn's choices (`does:` on a choice), each the role's only in
+    a game where that choice is drawn: `choice` its index, `turn` the turn's `k`."""
+    out: list[Ability] = []
+    raw = f.data.get("choices")
+    if not isinstance(raw, list):
+        return out
+    for i, value in enumerate(raw):
+        if not isinstance(value, dict) or "does" not in value:
+            continue
+        cf = ctx.fields(value, f"choice {i + 1} of {what}", line_of_value(value, f.line))
+        cf.seen.update(k for k in cf.data if k != "does")
+        for ability in listed_abilities(ctx, cf, cf.what):
+            if ability.turn:
+                raise RulesetError(
+                    f"a power of {cf.what} has 'turn': a choice's powers are its turn's",
+                    f.path,
+                    ability.line or None,
+                )
+            out.append(replace(ability, turn=k, choice=i))
+    return out
 
 
 def recap(ctx: ReadContext, f: Fields, what: str) -> Recap | None:

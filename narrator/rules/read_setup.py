@@ -197,13 +197,15 @@ def token(ctx: ReadContext, value: Any, at: int) -> Token:
         help=optional_text(ctx, f, "help", f"the help of {f.what}"),
         when=condition(ctx, f.raw("when"), f"'when' of {f.what}", f.line_of("when")),
         everyone=f.get("everyone", bool, False),
+        wakes=f.get("wakes", bool, True),
     )
     if not read.roles:
         raise f.error(None, f"{f.what} needs 'roles': the roles that bring it")
-    for key in ("becomes", "help", "when", "everyone"):
+    for key in ("becomes", "help", "when", "everyone", "wakes"):
         if f.has(key) and not kind:
             raise f.error(key, f"{f.what} has '{key}' but no 'kind': say mark or artifact")
-    if read.everyone and kind != "mark":
-        raise f.error("everyone", f"only a mark is given to everyone; {f.what} is an {kind}")
+    for key in ("everyone", "wakes"):
+        if f.has(key) and kind != "mark":
+            raise f.error(key, f"only a mark has '{key}'; {f.what} is an {kind}")
     f.done()
     return read

@@ -8,7 +8,6 @@ give that away. Every possible role is called whether or not its card is in play
 
 from __future__ import annotations
 
-import random
 import re
 from dataclasses import replace
 
@@ -18,6 +17,7 @@ from narrator.rules import (
     SelectionError,
     check_selection,
 )
+from narrator.rules.chance import drawn_choice
 from narrator.rules.flow import Accuse, Part, Steps, Talk, Turns
 from narrator.rules.model import Call, Condition, Countdown, StepSpec, Text, Timed, Turn
 from narrator.script.model import (
@@ -108,6 +108,7 @@ def build_script(ruleset: Ruleset, plan: Plan) -> Script:
         seed=plan.seed,
         choices=tuple(ctx.choices),
         options=tuple((k, v) for k, v in plan.options if defaults.get(k) != v),
+        calls=tuple(ctx.calls),
     )
 
 
@@ -129,6 +130,7 @@ class _Context:
         self.stages: list[str] = []  # the stage of each step, in the plan's language
         self.turn: int | None = None
         self.timed: list[str] = []  # the turn key of each role's timed pause, in order
+        self.calls: list[tuple[str, int, int]] = []  # a table call's id, first and last step
 
     def holds(self, when: Condition) -> bool:
         return when.holds(self.chosen, self.plan.night, self.round, self.options)
@@ -210,8 +212,7 @@ class _Context:
         """One of the turn's choices, drawn from the seed, the role and the place."""
         if not turn.choices:
             return ""
-        rng = random.Random(f"{self.plan.seed or 0}|{role_id}|{turn.order}")
-        index = rng.randrange(len(turn.choices))
+        index = drawn_choice(self.plan.seed, role_id, turn.order, len(turn.choices))
         text = self.spoken(turn.choices[index])
         self.choices.append(Choice(role_id, str(turn.order), index, text))
         return text
@@ -253,9 +254,11 @@ class _Context:
         steps = self.spec(self.ruleset.night.opening)
         gap = self.paced(self.ruleset.night.gap)
         eyes_closed = False  # no gap inside a role's sub-steps (1 then 1b): its eyes are open
+        call_ids = {id(turn): call_id for call_id, turn in self.ruleset.night.calls}
         for role_id, turn in self.turns():
             if eyes_closed and gap > 0:
                 steps.append(Pause(gap, None))
+            first = len(steps)
             wake = self.spoken(turn.wake)
             told: list[Step] = [] if self.terse else self.say(turn.act, role_id)
             for extra in (self.chosen_line(role_id, turn), "" if self.terse else self.recap(turn)):
@@ -274,6 +277,8 @@ class _Context:
             closing = self.say(turn.close, role_id)
             steps += closing
             eyes_closed = bool(closing)
+            if role_id is None and id(turn) in call_ids and len(steps) > first:
+                self.calls.append((call_ids[id(turn)], first, len(steps) - 1))
         steps += self.spec(self.ruleset.night.closing)
         return steps
 

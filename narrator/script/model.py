@@ -131,6 +131,10 @@ class Script:
     seed: int | None = None  # what the random choices were drawn from
     choices: tuple[Choice, ...] = ()  # the random choices made for this script
     options: tuple[tuple[str, float], ...] = ()  # the options that differ from the default
+    # The calls of the whole table (a ruleset's `night: calls:`, whose steps speak to
+    # no role): each one's id and its first and last step, so that a front end knows
+    # when it is heard (the phones' window for "everyone, look at your mark").
+    calls: tuple[tuple[str, int, int], ...] = ()
 
 
 def step_to_dict(step: Step, *, rounds: bool = False) -> dict[str, Any]:
@@ -177,7 +181,7 @@ def script_to_dict(script: Script) -> dict[str, Any]:
         ],
         "options": dict(script.options),
         "steps": [step_to_dict(s, rounds=script.rounds) for s in script.steps],
-    }
+    } | ({"calls": [list(c) for c in script.calls]} if script.calls else {})
 
 
 def step_from_dict(data: dict[str, Any]) -> Step:
@@ -223,4 +227,5 @@ def script_from_dict(data: dict[str, Any]) -> Script:
             for c in data.get("choices", ())
         ),
         options=tuple((str(k), float(v)) for k, v in data.get("options", {}).items()),
+        calls=tuple((str(c), int(a), int(b)) for c, a, b in data.get("calls", ())),
     )

@@ -68,7 +68,7 @@ def announce(table: Table, event: Announcement) -> list[str]:
             dead += " " + line("turn_over", lang)
         return [" ".join([*vote, dead])]
     if event.kind == "shot":
-        return [taken_along(table.ruleset, lang, _names(table, seats), table.dealt)]
+        return [_taken_along(table, seats)]
     if event.kind == "verdict":
         if not seats:
             return [line("spared", lang)]
@@ -160,6 +160,27 @@ def _vote_said(table: Table) -> list[str]:
     words = Words(table.engine, table.lang)
     said = [e for e in table.engine.log if e.step == "day" and e.kind in ("turned", "spared")]
     return [s for e in said if (s := words.public(e))]
+
+
+def _taken_along(table: Table, seats: tuple[SeatIndex, ...]) -> str:
+    """The players a death took along: the ones shot in the ruleset's words (the
+    Hunter's `on_death_line`), the others as the engine says why (a lover who dies
+    together with the other: One Night's vote `together`)."""
+    engine, lang = table.engine, table.lang
+    other = []
+    if engine is not None:
+        words = Words(engine, lang)
+        other = [
+            e
+            for e in engine.log
+            if e.kind == "death" and e.seat in seats and e.cause not in (Cause.SHOT, Cause.VOTE)
+        ]
+    if not other:
+        return taken_along(table.ruleset, lang, _names(table, seats), table.dealt)
+    apart = {e.seat for e in other}
+    shot = [s for s in seats if s not in apart]
+    said = [taken_along(table.ruleset, lang, _names(table, shot), table.dealt)] if shot else []
+    return " ".join(said + [words.death(e) for e in other])
 
 
 def _death(table: Table, seat: SeatIndex) -> str | None:

@@ -9,13 +9,15 @@ Wolf meets the pack at the werewolves' call -- in the engine that call is one st
 the lead role's, answered by both -- and looks at his own call after: his extra
 turn k is his own (k-1)-th run), and a role a copy plays at her own call after the
 role's (the Doppelganger's follow-ups, "if you copied the Insomniac, wake up": the
-window runs on through that call, the copies' part of it). The script and the steps
-depend on the deck (public), never on who holds which card.
+window runs on through that call, the copies' part of it). A call of the whole
+table (everyone looks at their own mark: `night: calls:`) is one engine step named
+by the call's id, open while the voice is on that call's steps (`Script.calls`).
+The script and the steps depend on the deck (public), never on who holds which card.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from itertools import groupby
 
@@ -45,13 +47,17 @@ def windows(
     script: Script,
     steps: list[Step],
     wakes_with: Mapping[str, str] | None = None,
-    copied_later: Mapping[str, str] | None = None,
+    copied_later: Mapping[str, Collection[str]] | None = None,
+    table_calls: Collection[str] = (),
 ) -> list[Window]:
     """Each engine step with its call in `script`: the k-th run of the role's steps
     -- for a role that wakes with another (`wakes_with`), whose first turn is that
     role's call (the engine's step of it), its extra turn k is its own (k-1)-th run.
-    A role a copy plays later (`copied_later`: role -> the copier's role) whose call
-    is followed by the copier's own call has that call as the copies' (`later`)."""
+    A role a copy plays later (`copied_later`: role -> the roles that copy it so) whose
+    call is followed by one copier's own call has that call as the copies' (`later`). A
+    step of a call of the whole table (`table_calls`: their ids) has that call's
+    steps, as the script names them."""
+    spans = {call_id: (first, last) for call_id, first, last in script.calls}
     runs: dict[str, list[tuple[int, int]]] = {}
     order: list[tuple[str | None, int, int]] = []
     roles = [getattr(s, "role", None) for s in script.steps]
@@ -64,6 +70,10 @@ def windows(
     copier = copied_later or {}
     out = []
     for step in steps:
+        if step.role in table_calls:
+            if step.role in spans:
+                out.append(Window(step, *spans[step.role]))
+            continue
         calls = runs.get(step.role, [])
         k = step.turn - 1 if step.role in joins else step.turn
         if not 0 <= k < len(calls):
@@ -72,7 +82,7 @@ def windows(
         later = None
         if step.turn == 0 and step.role in copier:
             after = [(r, f, t) for r, f, t in order if f > last and r is not None][:1]
-            if after and after[0][0] == copier[step.role]:
+            if after and after[0][0] in copier[step.role]:
                 later = (after[0][1], after[0][2])
         out.append(Window(step, first, last, later))
     return sorted(out, key=lambda w: w.first)
@@ -80,14 +90,15 @@ def windows(
 
 def calls(engine: Engine, script: Script, steps: list[Step]) -> list[Window]:
     """The night's windows, with what the ruleset says of its calls: the roles called
-    with another's (`wakes_with`), and those a copy plays at her own call (`later`)."""
+    with another's (`wakes_with`), those a copy plays at her own call (`later`), and
+    the calls of the whole table."""
     roles = engine.ruleset.roles
     hosts = {r.id: r.wakes_with for r in roles if r.wakes_with}
-    copied = {
-        later: role.id
-        for role in roles
-        for ability in (role.powers.abilities if role.powers else ())
-        if "copy" in ability.effects
-        for later in ability.later
-    }
-    return windows(script, steps, hosts, copied)
+    copied: dict[str, set[str]] = {}
+    for role in roles:
+        for ability in role.powers.abilities if role.powers else ():
+            if "copy" in ability.effects:
+                for later in ability.later:  # the Copycat's too, who acts at every call
+                    copied.setdefault(later, set()).add(role.id)
+    table_calls = {step.role for step in steps if engine.is_call(step.role)}
+    return windows(script, steps, hosts, copied, table_calls)

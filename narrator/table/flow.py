@@ -207,7 +207,9 @@ class Flow:
     def game(self, night: int | None = None) -> Game:
         """This table's game as the session plays it (the app's `Game`): the same
         deck, language, pace and night, so the voice's night and the day's timers
-        come from the one script the app plays."""
+        come from the one script the app plays -- and, with the cards dealt, the
+        engine's seed, so the voice says the instructions the engine applies (an
+        Alien's, the Oracle's question)."""
         game = Game(
             self.ruleset,
             max(len(self.seats), 1),
@@ -218,6 +220,8 @@ class Flow:
             seed=self.seed,
         )
         game.wake_gap = self.wake_gap
+        if self.engine is not None and self.engine.seed is not None:
+            game.seed = self.engine.seed  # the instructions drawn: the engine's, spoken
         game.phones = self.engine is not None  # the night on the phones: their words
         return game
 

@@ -11,11 +11,18 @@ turns them into what every phone sees, so that nothing tells one card from anoth
   heard comes from the session's `PhaseRunner`; the script and the steps depend on
   the deck (public), never on who holds which card, so every window opens and
   closes at the same moment whether the role is dealt, in the centre or dead. A
-  window never closes early because everyone answered.
+  window never closes early because everyone answered. A call of the whole table
+  (everyone looks at their own mark) has the window of its steps in the script
+  (`Script.calls`).
 - **The same prompt on every phone.** While a window is open every phone gets a
   prompt with the step's id, the same `min`/`max` and options built from the
   role's power (not from the holder): the real one for whoever answers the call, a
-  decoy for everyone else, whose answer changes nothing.
+  decoy for everyone else, whose answer changes nothing. A power that names players
+  by their place (the odd numbers, the neighbour on the left: `among`) or not the
+  one just picked (`apart`) is built the same way from each phone's own seat and
+  its own last answer, which the whole table knows: a decoy refuses what the real
+  one refuses for that reason. The powers are those of the instruction the game
+  drew (the same draw the voice spoke).
 - **Seats.** A phone is its seat's `SeatIndex`, as in the engine; the options are
   the engine's places, sent to the phones in their text form (`seat:N`, `centre:K`,
   a word: `seats.option_id`) and read back from it (`seats.place`); a group's picks
@@ -40,6 +47,8 @@ from typing import Any
 
 from narrator.moderator import Game as Engine
 from narrator.moderator import MoveError, Place, Prompt, Step, Words
+from narrator.moderator.board import parse_place
+from narrator.moderator.night import public_seats
 from narrator.rules.powers import Ability
 from narrator.script import Script
 from narrator.table.calls import Window, calls
@@ -67,6 +76,8 @@ class NightDesk:
     open: Window | None = None
     closed: set[str] = field(default_factory=set)
     answered: dict[tuple[str, SeatIndex], int] = field(default_factory=dict)  # (step, seat) -> n
+    # each phone's last answer at a call: what a power `apart` from it leaves out
+    last: dict[tuple[str, SeatIndex], list[Place]] = field(default_factory=dict)
     real: dict[tuple[str, SeatIndex], str] = field(default_factory=dict)  # a real prompt's role
     # a group member's pick's line in their journal (a changed pick replaces it)
     picked: dict[tuple[str, SeatIndex], dict[str, Any]] = field(default_factory=dict)
@@ -96,12 +107,17 @@ class NightDesk:
         """The night as JSON data, for the saved game's sealed part: which calls are
         done and open, how many prompts each phone has answered at each. (The choices
         themselves are the engine's: its snapshot keeps them; where the voice was is
-        the table's, in the clear), which role a phone's real prompt was for, and
+        the table's, in the clear), each phone's last answer at a call (what a power
+        `apart` from it leaves out), which role a phone's real prompt was for, and
         which journal line is a group member's pick."""
         return {
             "open": None if self.open is None else self.open.step.id,
             "closed": sorted(self.closed),
             "answered": [[step, seat, n] for (step, seat), n in sorted(self.answered.items())],
+            "last": [
+                [step, seat, [option_id(p) for p in places]]
+                for (step, seat), places in sorted(self.last.items())
+            ],
             "real": [[pid, seat, role] for (pid, seat), role in sorted(self.real.items())],
             "picked": [
                 [step, seat, self._line_at(seat, item)]
@@ -144,6 +160,10 @@ class NightDesk:
             if step not in ids or not isinstance(n, int) or n < 0:
                 raise ValueError("an answer to no call of this night")
             desk.answered[(str(step), SeatIndex(int(seat)))] = n
+        for step, seat, chosen in state.get("last", []):  # saved by an older narrator: none
+            if step not in ids or not isinstance(chosen, list):
+                raise ValueError("an answer to no call of this night")
+            desk.last[(str(step), SeatIndex(int(seat)))] = [parse_place(str(c)) for c in chosen]
         if not desk.closed <= ids:
             raise ValueError("a call closed that is not one of this night's")
         for pid, seat, role in state.get("real", []):  # saved by an older narrator: none
@@ -237,16 +257,22 @@ class NightDesk:
         the game's options and deck allow them (both public: the Paranormal
         Investigator's looks by the option). A power's nights are not read here: on a
         night it sleeps its shape is still every phone's (Wherewolf's first night)."""
-        chosen, options = self.engine.chosen(), self.engine.options
-        return [
+        engine = self.engine
+        chosen, options = engine.chosen(), engine.options
+        found = [
             a
-            for a in self.engine.abilities_of(role)
+            for a in engine.abilities_of(role)
             if a.picks
             and (turn is None or a.turn == turn)
             and replace(a.when, nights=(), from_night=None, until_night=None).holds(
                 chosen, 1, None, options
             )
+            and a.choice in (-1, engine.drawn_choice(role, a.turn))
         ]
+        # powers offered after a word (the Gremlin's cards or marks) are one prompt:
+        # those of the first word stand for the others (the same shape)
+        first = next((a.if_picked for a in found if a.if_picked), "")
+        return [a for a in found if a.if_picked in ("", first)]
 
     def rounds(self, step: Step) -> int:
         """How many prompts every phone answers at `step`, one after the other: one per
@@ -327,12 +353,9 @@ class NightDesk:
         ability = abilities[min(k, len(abilities) - 1)]
         seats: list[int] = []
         if any(p.players for p in ability.picks):
-            own_too = any(p.players and not p.other for p in ability.picks)
-            seats = [
-                i
-                for i, s in enumerate(self.engine.seats)
-                if (own_too or i != seat) and s.alive and s.free
-            ]
+            last = self.last.get((step.id, seat), [])
+            previous = last[0] if len(last) == 1 else None
+            seats = public_seats(self.engine, ability, seat, previous)
         return self.engine.shape(step, ability, step.role, seats)
 
     def act(self, seat: SeatIndex, prompt_id: object, choose: object) -> dict[str, Any]:
@@ -380,6 +403,7 @@ class NightDesk:
             group_pick = self.engine.group_prompt(step, seat) is not None
         if not group_pick:  # a group's pick may change until the call ends
             self.answered[key] = max(done, k) + 1
+        self.last[key] = places
         mine = self.journal.setdefault(seat, [])
         if group_pick and key in self.picked:  # a changed pick: its line, not one more
             old = self.picked.pop(key)

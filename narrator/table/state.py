@@ -187,6 +187,7 @@ class Table(Flow):
                 list(self.unseen),
                 options=flags(self.ruleset),
                 rng=self.rng,
+                seed=self.rng.randrange(2**31),  # the voice's too (`game()`): one draw
             )
         self.roles = dict(chosen)
         self.seed = self.rng.randrange(2**31)

@@ -75,12 +75,14 @@ class Held:
         return self.ended - self.started
 
 
-def rig(live: Live, cards: list[str], centre: list[str]) -> None:
+def rig(live: Live, cards: list[str], centre: list[str], seed: int | None = None) -> None:
+    """The cards set by the test, and the seed the night's instructions are drawn
+    from (the voice's script is built with it: `Flow.game`)."""
     t = live.table
     for seat, card in zip(t.seats, cards, strict=True):
         seat.card = card
     t.unseen = centre
-    t.engine = Engine.deal(t.ruleset, [s.name for s in t.seats], cards, centre)
+    t.engine = Engine.deal(t.ruleset, [s.name for s in t.seats], cards, centre, seed=seed)
 
 
 async def phone(live: Live, token: str, frames: list[dict[str, Any]], stop: asyncio.Event) -> None:

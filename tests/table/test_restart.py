@@ -86,6 +86,32 @@ DEALS = [
         ["werewolf", "villager", "insomniac"],
         "onuw_boxes",
     ),
+    # the Vampire box (issue 27): the vampires give the Mark of the Vampire together,
+    # the Count the Mark of Fear, Cupid two Marks of Love, the Instigator a traitor's,
+    # the Priest a clarity, the Marksman looks at a card and a mark, the Gremlin swaps
+    # two marks (after a word: cards or marks), Renfield sees whom they bit; then the
+    # whole table's call: everyone looks at their own mark (one who finds fear sleeps)
+    Deal(
+        "onuw",
+        {"vampire": 2, "the_count": 1, "renfield": 1, "cupid": 1, "instigator": 1}
+        | {"priest": 1, "marksman": 1, "gremlin": 1, "villager": 2},
+        ["vampire", "cupid", "the_count", "instigator", "renfield", "priest", "marksman"]
+        + ["gremlin"],
+        ["vampire", "villager", "villager"],
+        "onuw_vampire",
+    ),
+    # the Alien box: the Oracle's question answered on her phone, the aliens' drawn
+    # instruction (the same draw the voice speaks) done by the pair, Groob and Zerb,
+    # the Cow's fist, the Psychic's look among the seats by number, the Rascal's swap,
+    # the Blob's body reached from the centre
+    Deal(
+        "onuw",
+        {"alien": 2, "cow": 1, "groob": 1, "zerb": 1, "oracle": 1, "psychic": 1}
+        | {"rascal": 1, "villager": 1, "exposer": 1, "blob": 1},
+        ["oracle", "alien", "cow", "alien", "groob", "zerb", "psychic", "rascal"],
+        ["villager", "exposer", "blob"],
+        "onuw_alien",
+    ),
     # the pack picks its victim together; the Seer asks about one player
     Deal(
         "lupus",

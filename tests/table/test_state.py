@@ -533,16 +533,18 @@ def test_a_many_night_deck_the_engine_cannot_run_is_refused_and_the_default_deck
     assert "boss" in physical.roles and physical.engine is None
 
 
-def test_one_night_refuses_to_deal_a_role_the_engine_cannot_judge() -> None:
-    """The phones deal, so nobody knows the cards: the engine judges the end, and a
-    role it cannot run is refused with one line naming it (physical cards still play)."""
-    t = table("onuw", 4)
-    deck = {"werewolf": 2, "seer": 1, "copycat": 1, "villager": 3}
-    with pytest.raises(TableError, match="cannot run Copycat"):
+def test_one_night_deals_every_deck_the_rules_allow() -> None:
+    """The phones deal, so nobody knows the cards: the engine judges the end, and it
+    runs every One Night role (issue 27): a Vampire or an Alien deck deals too."""
+    for deck in (
+        {"werewolf": 2, "seer": 1, "copycat": 1, "villager": 3},
+        {"vampire": 2, "the_count": 1, "cupid": 1, "priest": 1, "villager": 2},
+        {"alien": 2, "oracle": 1, "cow": 1, "rascal": 1, "blob": 1, "villager": 1},
+    ):
+        t = table("onuw", 4)
         t.start(deck)
-    assert t.phase == "lobby" and all(s.card is None for s in t.seats)
-    t.start(deck, deal=False)
-    assert t.phase == "cards"
+        assert t.phase == "cards" and t.engine is not None and t.engine.seed is not None
+        assert t.game().seed == t.engine.seed  # the voice draws what the engine plays
 
 
 def test_a_phone_card_says_the_rules_no_call_speaks() -> None:

@@ -74,13 +74,12 @@ def test_one_night_in_persian_on_the_phones_and_the_host_page(browser: Any, shot
     with held_game("onuw", lang="fa") as (live, clock):
         host = laptop(browser, live)
         pages = seat_phones(browser, live, names)
-        # the host page marks the cards the phones cannot deal, and counts none of them
-        host.wait_for_selector("#roles label.role.physical", state="attached")
-        physical = host.locator("#roles label.role.physical input")
-        assert physical.count() > 0 and all(
-            physical.nth(k).is_disabled() for k in range(physical.count())
-        )
-        assert "فقط با کارت‌های واقعی" in host.inner_text("#roles")
+        # the phones deal every One Night card: the host page marks none of the 59 as
+        # for physical cards only (Lupus's below has some)
+        host.wait_for_selector("#roles label.role", state="attached")
+        assert host.locator("#roles label.role").count() == 59
+        assert host.locator("#roles label.role.physical").count() == 0
+        assert "فقط با کارت‌های واقعی" not in host.inner_text("#roles")
         deal(live, ["seer", "werewolf", "villager"], ["robber", "troublemaker", "villager"])
         for page in pages:
             page.wait_for_selector("#card:not([hidden])")
@@ -124,6 +123,19 @@ def test_lupus_in_italian_says_what_the_voice_does(browser: Any, shots: Path) ->
     names = ["Anna", "Bruno", "Carla", "Dario", "Elsa", "Fabio", "Gina"]
     with held_game("lupus", lang="it") as (live, clock):
         host = laptop(browser, live)
+        # the host page marks the cards the phones cannot deal, and counts none of them
+        # while the phones deal; unticking the deal (physical cards) counts them again
+        host.wait_for_selector("#roles label.role.physical", state="attached")
+        physical = host.locator("#roles label.role.physical input")
+        assert physical.count() > 0 and all(
+            physical.nth(k).is_disabled() for k in range(physical.count())
+        )
+        assert "solo con le carte vere" in host.inner_text("#roles")
+        host.uncheck("#deal")
+        host.wait_for_function(
+            "() => [...document.querySelectorAll('#roles label.physical input')].every(i => !i.disabled)"
+        )
+        host.check("#deal")
         pages = seat_phones(browser, live, names[:2])
         tokens = [live.join(name)[1] for name in names[2:]]
         deal(
@@ -190,12 +202,8 @@ def test_english_words_names_and_the_host_s_deck(browser: Any, shots: Path) -> N
         assert live.state()["players"] == []
         pages = seat_phones(browser, live, ["Ann", "Bo", "Cy"])
         host = laptop(browser, live)
-        host.wait_for_selector("#roles label.role.physical", state="attached")
-        host.uncheck("#deal")  # physical cards: every role may be counted
-        host.wait_for_function(
-            "() => [...document.querySelectorAll('#roles label.physical input')].every(i => !i.disabled)"
-        )
-        host.check("#deal")
+        host.wait_for_selector("#roles label.role", state="attached")
+        assert "(physical cards only)" not in host.inner_text("#roles")  # all 59 deal
         deal(live, ["seer", "werewolf", "villager"], ["robber", "troublemaker", "villager"])
         for page in pages:
             page.wait_for_selector("#card:not([hidden])")

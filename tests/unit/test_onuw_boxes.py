@@ -109,33 +109,40 @@ def test_vampire_dusk_marks_then_lovers() -> None:
         ),
         named(
             "the_count",
-            "The Count",
-            "Swap the mark of a player who is not a vampire for the Mark of Fear.",
+            "Count",
+            "Swap the mark of a player who is not a vampire, and did not just get the Mark of "
+            "the Vampire, for the Mark of Fear.",
         ),
         named(
             "renfield",
             "Renfield",
-            "Vampires, keep your eyes closed and raise a thumb. Renfield, see them and the "
-            "player who got the Mark of the Vampire, then put the Mark of the Bat on yourself.",
-            close="Vampires, thumbs down. Renfield, close your eyes.",
+            "Vampires, keep your eyes closed, raise a thumb and point at the player who got "
+            "the Mark of the Vampire. Renfield, see them, then put the Mark of the Bat on "
+            "yourself.",
+            close="Vampires, hands down. Renfield, close your eyes.",
         ),
         named(
-            "cupid", "Cupid", "Give the Mark of Love to any two players; you may be one of them."
+            "cupid",
+            "Cupid",
+            "You may give the Mark of Love to up to two players, in place of their marks; you "
+            "may be one of them.",
         ),
         named(
             "priest",
             "Priest",
-            "Swap your own mark and one other player's mark for a Mark of Clarity.",
+            "Swap your own mark for a Mark of Clarity; you may give one to one other player too.",
         ),
         named(
-            "assassin", "Assassin", "Swap the mark of another player for the Mark of the Assassin."
+            "assassin",
+            "Assassin",
+            "Give the Mark of the Assassin to any player, in place of their mark; it may be you.",
         ),
-        named(
+        turn(
             "apprentice_assassin",
-            "Apprentice Assassin",
-            "Assassin, keep your eyes closed and raise a thumb. Apprentice, if nobody raises "
-            "one, swap the mark of another player for the Mark of the Assassin.",
-            close="Assassin, thumb down. Apprentice Assassin, close your eyes.",
+            "Apprentice Assassin, wake up. Assassin, open your eyes too, and look at each other.",
+            "Apprentice, if nobody else has opened their eyes, give the Mark of the Assassin "
+            "to any player, in place of their mark; it may be you.",
+            close="Assassin and Apprentice Assassin, close your eyes.",
         ),
         MARKS,
         turn(
@@ -160,13 +167,13 @@ def test_an_alien_night_is_the_same_for_the_same_seed_and_lists_its_choices() ->
         named(
             "oracle",
             "Oracle",
-            "Oracle, do you want to trade fates with the player on your right? If so, swap "
-            "your card with theirs now, without looking.",
+            "Oracle, do you want to join the aliens? If you say yes, you are an alien from now on.",
         ),
         turn(
             "alien",
             "Aliens, wake up and look for each other.",
-            "Aliens, each of you may look at the card of the player on your right.",
+            "Aliens, each of you, without looking, pass your card to the alien nearest on "
+            "your left.",
             close="Aliens, close your eyes.",
         ),
         turn(
@@ -181,21 +188,24 @@ def test_an_alien_night_is_the_same_for_the_same_seed_and_lists_its_choices() ->
             close="Groob and Zerb, close your eyes.",
         ),
         named(
-            "psychic", "Psychic", "You may look at the card of the player two seats to your right."
+            "psychic",
+            "Psychic",
+            "You may look at the cards of up to two other players with even numbers.",
         ),
         named(
             "rascal",
             "Rascal",
-            "You may swap the cards of the two players on either side of you, without looking.",
+            "You may move every other player's card one place to the left or one place to "
+            "the right.",
         ),
     )
     doc = script_to_dict(night)
     assert doc["seed"] == 7
     assert [(c["role"], c["order"], c["index"]) for c in doc["choices"]] == [
         ("oracle", "-9", 2),
-        ("alien", "1a", 2),
+        ("alien", "1a", 5),
         ("psychic", "5g", 3),
-        ("rascal", "7f", 2),
+        ("rascal", "7f", 0),
     ]
     assert seq(script("onuw", 5, deck, seed=7)) == seq(night)
     others = {tuple(seq(script("onuw", 5, deck, seed=s))) for s in range(8)}
@@ -233,9 +243,12 @@ FOLLOW_UPS = {
     "priest": "Doppelganger, if you copied the Priest, wake up and give a Mark of Clarity to "
     "yourself and to one other player.",
     "assassin": "Doppelganger, if you copied the Assassin, wake up and give the Mark of the "
-    "Assassin to another player.",
+    "Assassin to any player.",
     "apprentice_assassin": "Doppelganger, if you copied the Apprentice Assassin, wake up. "
-    "Assassin, raise your thumb.",
+    "Assassin, open your eyes too, and look at each other.",
+    "pickpocket": "Doppelganger, if you copied the Pickpocket, wake up; you may swap your mark "
+    "with another player's mark, then look at your new one.",
+    "leader": "Doppelganger, if you copied the Leader, wake up. Aliens, raise your thumbs.",
     "apprentice_tanner": "Doppelganger, if you copied the Apprentice Tanner, wake up. Tanner, "
     "raise your thumb.",
     "marksman": "Doppelganger, if you copied the Marksman, wake up and look at one player's "
@@ -268,6 +281,7 @@ COMPANIONS = {
     "renfield": "vampire",
     "apprentice_tanner": "tanner",
     "body_snatcher": "alien",
+    "leader": "alien",
 }
 
 

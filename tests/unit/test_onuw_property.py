@@ -18,7 +18,7 @@ from functools import cache
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from narrator.moderator import Game, run, runnable_roles
+from narrator.moderator import Game, Words, run, runnable_roles
 from narrator.moderator.scenario import Replay, to_scenario
 from narrator.rules import Ruleset, SelectionError, check_selection
 from narrator.rules.draw import random_deck
@@ -209,10 +209,11 @@ def runnable() -> frozenset[str]:
 
 @st.composite
 def engine_games(draw: st.DrawFn) -> tuple[list[str], list[str], frozenset[str], int]:
-    """A deck the app allows, of roles the engine runs (the Doppelganger now and then),
-    dealt at random, with random options."""
+    """A deck the app allows, of roles the engine runs -- every One Night role, from
+    every box (the Doppelganger now and then) -- dealt at random, with random options
+    and a random seed for the instructions drawn (the Alien box's)."""
     rs = onuw()
-    boxes = tuple(b for b in ("base", "daybreak", "bonus") if draw(st.booleans())) or ("base",)
+    boxes = tuple(b for b in BOXES if draw(st.booleans())) or ("base",)
     players = draw(st.integers(3, 8))
     seed = draw(st.integers(0, 2**32))
     rng = random.Random(seed)
@@ -243,11 +244,14 @@ def test_random_games_of_every_role_the_engine_runs_replay_to_the_same_end(
 ) -> None:
     """The engine never fails, no card is made or lost (a role's spare card lies
     beside the centre from the deal on), every artifact placed came from the stack,
-    and the log, written back as a scenario, replays to the same game."""
+    every mark given is one of the ruleset's, every step's words are said, and the
+    log, written back as a scenario, replays to the same game."""
     cards, centre, options, seed = game_
     rng = random.Random(seed)
     names = [f"P{i}" for i in range(len(cards))]
-    game = Game.deal(onuw(), names, cards, centre, options=options, rng=random.Random(seed))
+    game = Game.deal(
+        onuw(), names, cards, centre, options=options, rng=random.Random(seed), seed=seed
+    )
     stack = list(game.tokens.stack)
     dealt = Counter(c.role for c in [*(s.card for s in game.seats), *game.centre])
     spares = Counter(c.role for c in game.centre if c.spare)
@@ -265,6 +269,14 @@ def test_random_games_of_every_role_the_engine_runs_replay_to_the_same_end(
     assert placed == stack[: len(placed)] and sorted(game.tokens.artifacts.values()) == sorted(
         placed
     )
+    marks = {t.id for t in onuw().tokens if t.kind == "mark"}
+    assert set(game.tokens.marks.values()) <= marks
+    for lang in ("en", "it", "fa"):  # every entry has its words, in every language
+        words = Words(game, lang)
+        for e in game.log:
+            if e.to is not None:
+                assert words.journal(e)
+            words.story(e), words.dawn(e), words.public(e)
     teams, winners = game.winners()
     again = run(to_scenario(Replay(game, "en", [], list(centre))), lambda _id: onuw()).to_dict()
     assert again["final"] == {s.name: s.card.identity for s in game.seats}
@@ -280,7 +292,7 @@ def test_the_engine_property_reaches_every_role_it_runs() -> None:
     seen: set[str] = set()
     for seed in range(400):
         rng = random.Random(seed)
-        boxes = ("base", "daybreak", "bonus")
+        boxes = BOXES
         try:
             deck = dict(random_deck(rs, rng.randint(3, 8), boxes, rng))
         except SelectionError:
@@ -288,3 +300,4 @@ def test_the_engine_property_reaches_every_role_it_runs() -> None:
         if set(deck) <= runnable():
             seen |= set(deck)
     assert runnable() - {"doppelganger"} <= seen, sorted(runnable() - seen)
+    assert len(runnable()) == len(rs.roles) == 59  # every One Night role (issue 27)

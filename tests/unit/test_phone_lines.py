@@ -7,6 +7,7 @@ in every language it declares, for every role the phones can deal."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from narrator.script import Plan, Say, build_script
 from tests.unit.helpers import RULESETS, ruleset
 
 MINIMAL = Path(__file__).parent / "minimal.yaml"
+SCENARIOS = Path(__file__).parent.parent / "scenarios"
 BROKEN = Path(__file__).parent / "broken"
 
 TINY = (
@@ -106,12 +108,14 @@ def test_the_variants_cases_are_each_there() -> None:
 # -- every shipped ruleset, on the phones ------------------------------------------------
 
 # What a table with physical cards does and a table of phones does not: a finger
-# pointed, a nod, a thumb raised, a card nudged or looked at on the table.
+# pointed, a nod, a thumb raised, a card nudged or looked at on the table, a mark
+# looked at, the Cow's fist held out and tapped.
 GESTURES = {
     "en": r"\bpoint|\bnod\b|thumb|nudge|shake of the head|reach out|look at (your own|another"
-    r" player's|one|two of the) card",
-    "it": r"\bindic|cenno|pollice|sposti|guarda la tua carta|puoi guardare",
-    "fa": r"اشاره|شست|کمی جابه‌جا|کارت خودت نگاه",
+    r" player's|one|two of the) (card|mark)|hold out a fist|tap its fist",
+    "it": r"\bindic|cenno|pollice|sposti|guarda la tua carta|puoi guardare|guardate il vostro"
+    r" marchio|tendi un pugno|toccatele il pugno",
+    "fa": r"اشاره|شست|کمی جابه‌جا|کارت خودت نگاه|نشان خودتان نگاه|مشتت را جلو بیاور|به مشتش بزنید",
 }
 SYSTEMS = ["onuw", "lupus", "mafia_infiltrators", "wherewolf", "secret_moon"]
 
@@ -167,36 +171,78 @@ def test_on_the_phones_every_line_says_what_to_do_on_the_phone(system: str) -> N
         assert not wrong, wrong
 
 
+ANSWER = {"en": "answer your phone", "it": "rispondete sul telefono", "fa": "جواب بدهید"}
+
+
+def calls_on_the_phones(
+    rs: Ruleset, night: int, runnable: frozenset[str], options: frozenset[str]
+) -> Iterator[tuple[str, int, int, list[Line], bool]]:
+    """Every call of a role the phones can deal, as the engine answers it on `night`
+    (its own call, turn 0, and its extra turns; a role that wakes with another is
+    checked at that role's call), once per instruction a game may draw there:
+    (role, turn, the choice drawn or -1, the lines said, whether the phones prompt)."""
+    for role_id in sorted(runnable):
+        role, powers = rs.role(role_id), rs.role(role_id).powers
+        if powers is None:
+            continue
+        own = rs.role(role.wakes_with) if role.wakes_with else role
+        main = [t for t in own.turns if t.main]
+        extra = [t for t in role.turns if not t.main]
+        for k in sorted({a.turn for a in powers.abilities}):
+            if k == 0 and role.wakes_with:
+                continue
+            held = [t for t in (main if k == 0 else extra[k - 1 : k])]
+            turn = next((t for t in held if t.when.holds(runnable, night, None, options)), None)
+            if turn is None:
+                continue
+            picking = [
+                a
+                for a in powers.abilities
+                if a.turn == k and a.picks and a.when.holds(runnable, night, None, options)
+            ]
+            for c in range(len(turn.choices)) if turn.choices else [-1]:
+                said = [*turn.wake, *turn.act, *(turn.choices[c] if c >= 0 else ())]
+                said = [x for x in said if x.when.holds(runnable, night, None, options)]
+                yield role_id, k, c, said, any(a.choice in (-1, c) for a in picking)
+
+
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_every_prompting_call_tells_everyone_to_answer_their_phone(system: str) -> None:
     """At every call that puts a prompt on the phones, the voice tells everyone to
     answer theirs (the decoys are the cover): the phones' night says it as often as
-    a call prompts (a power that picks, in the role's own call, as the engine reads
-    the ruleset)."""
+    a call prompts (a power that picks, at the role's call or one of its extra turns,
+    in the instruction the game drew there, as the engine reads the ruleset) -- and
+    never at a call where no phone shows a prompt (the aliens told to pass their
+    cards, the Lovers, a drawn look at the Mortician's own card)."""
     rs = ruleset(system)
     runnable = frozenset(r.id for r in rs.roles if not unsupported_roles(rs, [r.id]))
     options = frozenset(o.id for o in rs.options if o.default)
-    answer = {"en": "answer your phone", "it": "rispondete sul telefono", "fa": "جواب بدهید"}
     checked = 0
     for night in (1, 2):
         if rs.nights is not None and night > rs.nights:
             continue
-        for role in sorted(runnable):
-            powers, turns = rs.role(role).powers, rs.role(role).turns
-            if powers is None or not turns or not turns[0].when.holds(runnable, night):
-                continue
-            if not any(
-                a.picks and a.turn == 0 and a.when.holds(runnable, night, None, options)
-                for a in powers.abilities
-            ):
-                continue
-            lines = [x for x in (*turns[0].wake, *turns[0].act)]
-            lines = [x for x in lines if x.when.holds(runnable, night, None, options)]
+        for role, turn, choice, lines, prompts in calls_on_the_phones(rs, night, runnable, options):
             for lang in rs.languages:
                 said = " ".join(x.text.get(lang, phones=True) for x in lines)
-                assert answer[lang] in said, (role, night, lang, said)
-                checked += 1
+                assert (ANSWER[lang] in said) == prompts, (role, turn, choice, night, lang, said)
+                checked += prompts
     assert checked or system == "secret_moon"  # its turns are by day
+
+
+def test_the_calls_checked_are_those_of_every_box() -> None:
+    """The check above reaches the Vampire and Alien boxes' calls: an extra turn (the
+    Count's fear, the Body Snatcher's), a drawn instruction that prompts and one that
+    does not (the aliens'), a call of a mark's holders (the Lovers)."""
+    rs = ruleset("onuw")
+    runnable = frozenset(r.id for r in rs.roles if not unsupported_roles(rs, [r.id]))
+    options = frozenset(o.id for o in rs.options if o.default)
+    calls = {(r, t, c): p for r, t, c, _, p in calls_on_the_phones(rs, 1, runnable, options)}
+    assert len(runnable) == len(rs.roles) == 59
+    assert calls[("the_count", 1, -1)] and calls[("body_snatcher", 1, 4)]
+    aliens = [calls[("alien", 0, c)] for c in range(9)]
+    assert aliens.count(True) == 5 and aliens.count(False) == 4
+    assert not calls[("cupid", 1, -1)] and not calls[("mortician", 0, 4)]
+    assert calls[("oracle", 0, 0)] and not calls[("renfield", 0, -1)]
 
 
 def test_an_artifacts_help_is_in_the_phones_words_in_its_holders_journal() -> None:
@@ -218,6 +264,33 @@ def test_an_artifacts_help_is_in_the_phones_words_in_its_holders_journal() -> No
     phones = Words(game, "en", phones=True).journal(found)
     assert "choose in the vote on your phone" in phones and "point" not in phones
     assert "point at in the vote" in Words(game, "en").journal(found)
+
+
+def test_the_cows_fist_is_held_out_by_the_phones_in_their_journals() -> None:
+    """On the phones nobody touches anyone: the Cow's journal says her phone held out
+    her fist, and the alien's that their phone tapped it (the answer in the phones'
+    words, with no thumb in the Persian); with physical cards, the hands did it."""
+    from narrator.moderator.scenario import load, run
+    from narrator.moderator.words import Words
+
+    scenario = SCENARIOS / "onuw" / "alien_cow_learns_an_alien_sits_beside_her.yaml"
+    game = run(load(scenario.read_text(encoding="utf-8")), ruleset).game
+    fist = next(e for e in game.log if e.kind == "fist")
+    bumped = next(e for e in game.log if e.kind == "bumped")
+    phones, hands = Words(game, "en", phones=True), Words(game, "en")
+    assert phones.journal(fist) == (
+        "Night 1: your phone held out your fist: an alien sits beside you, and their phone"
+        " tapped it."
+    )
+    assert hands.journal(fist) == (
+        "Night 1: you held out your fist: an alien sits beside you and tapped it."
+    )
+    assert phones.journal(bumped) == (
+        "Night 1: your phone tapped the fist Ann held out, on your right."
+    )
+    assert hands.journal(bumped) == "Night 1: you tapped the fist Ann held out, on your right."
+    persian = Words(game, "fa", phones=True).journal(fist)
+    assert "گوشی" in persian and not re.search(GESTURES["fa"], persian)
 
 
 def test_the_phones_table_voices_and_shows_the_phones_words() -> None:
