@@ -39,9 +39,9 @@ from narrator.audio.preview import preview_script
 from narrator.audio.settings import AudioSettings
 from narrator.audio.synth import (
     CachedSynthesizer,
-    Line,
     Samples,
     Synthesizer,
+    Utterance,
 )
 from narrator.audio.voices import VoiceRouter
 from narrator.script.model import Cue, Say, Script, Step, Timer
@@ -57,9 +57,9 @@ def _device_output(device: str | int | None, sample_rate: int) -> StreamOpener:
     return open_output(resolve_device(device), sample_rate)
 
 
-def _line(text: str, lang: str, settings: AudioSettings) -> Line:
+def _line(text: str, lang: str, settings: AudioSettings) -> Utterance:
     """What the synthesizer is asked to say: the text respelled by the lexicon."""
-    return Line(respell(text, lang), lang, settings.voice_for(lang), settings.rate_for(lang))
+    return Utterance(respell(text, lang), lang, settings.voice_for(lang), settings.rate_for(lang))
 
 
 class AudioEngine:

@@ -32,7 +32,7 @@ from narrator.audio._hibari_worker import SEED
 from narrator.audio.packaged import EXTRA_HINT, PackagedVoice
 from narrator.audio.rate import RATE_VERSION, NaturalRate, RateBook, measure_rate, natural_rate
 from narrator.audio.settings import AudioUnavailable
-from narrator.audio.synth import PROCESSING_VERSION, Clip, Line, Voice, postprocess
+from narrator.audio.synth import PROCESSING_VERSION, Clip, Utterance, Voice, postprocess
 from narrator.audio.workerproc import WorkerProcess
 
 MIX_RATE = 22050  # narrator.audio.mixer.SAMPLE_RATE (not imported: the mixer is heavier)
@@ -101,7 +101,7 @@ class HibariSynthesizer:
     def speed(self, rate: int) -> float:
         return min(SPEED[1], max(SPEED[0], self.natural().speed(rate)))
 
-    def key(self, line: Line) -> str:
+    def key(self, line: Utterance) -> str:
         parts = [
             "hibari",
             self.version,
@@ -115,7 +115,7 @@ class HibariSynthesizer:
         ]
         return json.dumps(parts, ensure_ascii=False)
 
-    def synthesize(self, line: Line) -> Clip:
+    def synthesize(self, line: Utterance) -> Clip:
         raw, rate = self._say(line.text, self.speed(line.rate))
         if not np.any(raw) and any(c.isalnum() for c in line.text):
             raise ValueError(f"the voice {self.voice.id!r} gave no sound for {line.text!r}")

@@ -45,7 +45,7 @@ from narrator.audio.rate import (
     natural_rate,
 )
 from narrator.audio.settings import AudioUnavailable
-from narrator.audio.synth import PROCESSING_VERSION, Clip, Line, Voice, postprocess
+from narrator.audio.synth import PROCESSING_VERSION, Clip, Utterance, Voice, postprocess
 from narrator.audio.workerproc import WorkerProcess
 
 MIX_RATE = 22050  # narrator.audio.mixer.SAMPLE_RATE (not imported: the mixer is heavier)
@@ -165,10 +165,10 @@ class KokoroSynthesizer:
         return min(SPEED[1], max(SPEED[0], self.natural(voice, lang).speed(rate)))
 
     @staticmethod
-    def voice_of(line: Line) -> str:
+    def voice_of(line: Utterance) -> str:
         return line.voice.removeprefix("kokoro:")
 
-    def key(self, line: Line) -> str:
+    def key(self, line: Utterance) -> str:
         voice = self.voice_of(line)
         parts = [
             "kokoro",
@@ -186,7 +186,7 @@ class KokoroSynthesizer:
         ]
         return json.dumps(parts, ensure_ascii=False)
 
-    def synthesize(self, line: Line) -> Clip:
+    def synthesize(self, line: Utterance) -> Clip:
         voice = self.voice_of(line)
         raw, rate = self._say(line.text, line.lang, voice, self.speed(voice, line.lang, line.rate))
         if not np.any(raw) and any(c.isalnum() for c in line.text):

@@ -30,7 +30,7 @@ import soundfile as sf
 from narrator.audio.lexicon import respell
 from narrator.audio.packaged import default_voice
 from narrator.audio.settings import DEFAULT_RATE
-from narrator.audio.synth import Clip, Line, Synthesizer, Voice
+from narrator.audio.synth import Clip, Synthesizer, Utterance, Voice
 from narrator.audio.voicepack import (
     MANIFEST,
     Manifest,
@@ -104,7 +104,7 @@ class PackSynthesizer:
                 self._bad = set()
             return self._loaded
 
-    def takes(self, line: Line) -> tuple[PackLine, ...] | None:
+    def takes(self, line: Utterance) -> tuple[PackLine, ...] | None:
         """The takes that say `line` (its text as the lexicon respelled it), or None
         when the pack cannot say it."""
         pack = self._load()
@@ -117,14 +117,14 @@ class PackSynthesizer:
         return None if any(t.file in self._bad for t in takes) else takes
 
     @staticmethod
-    def breath(line: Line) -> float:
+    def breath(line: Utterance) -> float:
         """The breath between joined takes: the rate's one hold on a pack."""
         return round(BREATH * DEFAULT_RATE / max(line.rate, 1), 3)
 
-    def fallback_line(self, line: Line) -> Line:
-        return Line(line.text, line.lang, default_voice(line.lang), line.rate)
+    def fallback_line(self, line: Utterance) -> Utterance:
+        return Utterance(line.text, line.lang, default_voice(line.lang), line.rate)
 
-    def key(self, line: Line) -> str:
+    def key(self, line: Utterance) -> str:
         takes = self.takes(line)
         if takes is None:
             return self.fallback.key(self.fallback_line(line))
@@ -133,7 +133,7 @@ class PackSynthesizer:
             ["voicepack", VERSION, self.pack_id, [t.sha256 for t in takes], breath],
         )
 
-    def synthesize(self, line: Line) -> Clip:
+    def synthesize(self, line: Utterance) -> Clip:
         takes = self.takes(line)
         if takes is not None:
             try:
@@ -163,7 +163,7 @@ class PackSynthesizer:
             pieces.append(to_rate(clip, rate))
         return Clip(np.concatenate(pieces).astype(np.float32), rate)
 
-    def describe(self, line: Line) -> dict[str, str]:
+    def describe(self, line: Utterance) -> dict[str, str]:
         """Who says `line`: the pack, or the default voice (the timeline's "voice")."""
         if line.text and self.takes(line) is None:
             describe = getattr(self.fallback, "describe", None)

@@ -27,7 +27,7 @@ import platformdirs
 
 from narrator.audio.rate import RATE_VERSION, NaturalRate, RateBook, measure_rate, natural_rate
 from narrator.audio.settings import AudioUnavailable
-from narrator.audio.synth import PROCESSING_VERSION, Clip, Line, Voice, postprocess
+from narrator.audio.synth import PROCESSING_VERSION, Clip, Utterance, Voice, postprocess
 
 NO_PIPER = (
     "Piper voices need the piper extra: install it with `pip install 'narrator[piper]'` "
@@ -156,7 +156,7 @@ class PiperSynthesizer:
         """The length scale, relative to the voice's own, that makes `rate` wpm heard."""
         return 1.0 / self.natural().speed(max(rate, 40))
 
-    def key(self, line: Line) -> str:
+    def key(self, line: Utterance) -> str:
         # The rate, not the length scale: the natural rate is a function of the voice
         # (measured once and kept), and a cache hit must not wait for a measurement.
         parts = [
@@ -182,7 +182,7 @@ class PiperSynthesizer:
             parts.append(np.asarray(chunk.audio_float_array, np.float32))
         return (np.concatenate(parts) if parts else np.zeros(0, np.float32)), rate
 
-    def synthesize(self, line: Line) -> Clip:
+    def synthesize(self, line: Utterance) -> Clip:
         scale = self.scale(line.rate)
         with self._lock:
             raw, rate = self._say(line.text, scale)

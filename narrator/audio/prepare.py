@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 
-from narrator.audio.synth import CachedSynthesizer, Line, Synthesizer
+from narrator.audio.synth import CachedSynthesizer, Synthesizer, Utterance
 
 Progress = Callable[[int, int], None]  # (lines ready, lines in all), from a worker thread
 
@@ -30,7 +30,7 @@ class Preparation:
     def __init__(
         self,
         cache: CachedSynthesizer,
-        lines: Sequence[Line],
+        lines: Sequence[Utterance],
         synths: Sequence[Synthesizer],
         on_progress: Progress | None = None,
     ) -> None:
@@ -85,7 +85,7 @@ class Preparation:
     def wait(self, timeout: float | None = None) -> bool:
         return self._finished.wait(timeout)
 
-    def _take(self) -> Line | None:
+    def _take(self) -> Utterance | None:
         with self._lock:
             stop = self._cancel.is_set() or self.failure is not None
             if stop or self._next >= len(self._missing):

@@ -43,7 +43,7 @@ _TRIM_LEVEL = 10 ** (-48 / 20)  # 48 dB below the line's peak counts as silence 
 
 
 @dataclass(frozen=True, slots=True)
-class Line:
+class Utterance:
     """One thing to say, and how."""
 
     text: str
@@ -97,9 +97,9 @@ class Synthesizer(Protocol):
     it cannot say (an unknown voice). Implementations are thread-safe.
     """
 
-    def key(self, line: Line) -> str: ...
+    def key(self, line: Utterance) -> str: ...
 
-    def synthesize(self, line: Line) -> Clip: ...
+    def synthesize(self, line: Utterance) -> Clip: ...
 
     def voices(self) -> list[Voice]: ...
 
@@ -153,7 +153,7 @@ def _trim(samples: Samples, sample_rate: int) -> Samples:
 ESPEAK_RATE_FACTOR = {"en": 0.91, "it": 1.10, "fa": 1.26}
 
 
-def espeak_rate(line: Line) -> int:
+def espeak_rate(line: Utterance) -> int:
     """The rate to ask espeak-ng for, so that `line.rate` is what is heard."""
     factor = ESPEAK_RATE_FACTOR.get(line.lang.split("-")[0], 1.0)
     return max(80, min(450, round(line.rate * factor)))
@@ -183,7 +183,7 @@ class EspeakSynthesizer:
         """Whether its worker process is up."""
         return self._worker.running
 
-    def key(self, line: Line) -> str:
+    def key(self, line: Utterance) -> str:
         return json.dumps(
             [
                 "pyttsx3-espeak",
@@ -203,7 +203,7 @@ class EspeakSynthesizer:
         with self._lock:
             self._worker.start()
 
-    def synthesize(self, line: Line) -> Clip:
+    def synthesize(self, line: Utterance) -> Clip:
         with self._lock:
             path = self._tmp / f"{self._worker.next_id}.wav"
             answer = self._worker.ask(
@@ -279,11 +279,11 @@ class CachedSynthesizer:
         self._count = threading.Lock()
         self._making: dict[Path, _Making] = {}
 
-    def path_for(self, line: Line) -> Path:
+    def path_for(self, line: Utterance) -> Path:
         digest = hashlib.sha256(self.inner.key(line).encode("utf-8")).hexdigest()
         return self.folder / digest[:2] / f"{digest}.wav"
 
-    def cached(self, line: Line) -> Clip | None:
+    def cached(self, line: Utterance) -> Clip | None:
         path = self.path_for(line)
         try:
             data, rate = sf.read(path, dtype="float32", always_2d=False)
@@ -292,16 +292,16 @@ class CachedSynthesizer:
         self.hits += 1
         return Clip(np.asarray(data, np.float32), int(rate))
 
-    def key(self, line: Line) -> str:
+    def key(self, line: Utterance) -> str:
         return self.inner.key(line)
 
-    def synthesize(self, line: Line) -> Clip:
+    def synthesize(self, line: Utterance) -> Clip:
         clip = self.cached(line)
         if clip is not None:
             return clip
         return self.make(line, self.inner)
 
-    def prefetch(self, lines: Sequence[Line], helper: Synthesizer | None) -> None:
+    def prefetch(self, lines: Sequence[Utterance], helper: Synthesizer | None) -> None:
         """Synthesise the lines missing from the cache, half of them with `helper`
         (a second engine process) in parallel: a cold night in about half the time."""
         missing = list({line: None for line in lines if not self.path_for(line).exists()})
@@ -326,10 +326,10 @@ class CachedSynthesizer:
         if failed:
             raise failed[0]
 
-    def is_cached(self, line: Line) -> bool:
+    def is_cached(self, line: Utterance) -> bool:
         return self.path_for(line).exists()
 
-    def make(self, line: Line, synth: Synthesizer) -> Clip:
+    def make(self, line: Utterance, synth: Synthesizer) -> Clip:
         """Synthesise `line` with `synth` (this cache's engine or a helper) and keep it."""
         path = self.path_for(line)
         with self._count:

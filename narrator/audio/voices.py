@@ -23,7 +23,7 @@ from narrator.audio.packaged import EXTRA_HINT, PackagedVoice, installed_voices,
 from narrator.audio.piper_voice import PiperSynthesizer, find_model, list_piper_voices
 from narrator.audio.rate import RateBook
 from narrator.audio.settings import AudioUnavailable
-from narrator.audio.synth import Clip, EspeakSynthesizer, Line, Synthesizer, Voice, speaks
+from narrator.audio.synth import Clip, EspeakSynthesizer, Synthesizer, Utterance, Voice, speaks
 from narrator.audio.voicepack import pack_of
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def joe_model() -> Path:
     return Path(model_path())
 
 
-def check_language(voice: PackagedVoice, line: Line) -> None:
+def check_language(voice: PackagedVoice, line: Utterance) -> None:
     if not speaks(as_voice(voice), line.lang):
         raise ValueError(
             f"the voice {voice.id!r} speaks {', '.join(voice.speaks)}, not {line.lang!r}: "
@@ -70,7 +70,7 @@ class VoiceRouter:
                 self._espeak = EspeakSynthesizer()
             return self._espeak
 
-    def engine_for(self, line: Line) -> Synthesizer:
+    def engine_for(self, line: Utterance) -> Synthesizer:
         """The engine of `line.voice`. ValueError for a voice that cannot say the line
         (a voice hibari would download, an English voice for Italian), AudioUnavailable
         for a packaged voice that is not installed."""
@@ -119,7 +119,7 @@ class VoiceRouter:
                 self._kokoro = KokoroSynthesizer(self.rates, threads=self._threads)
             return self._kokoro
 
-    def describe(self, line: Line) -> dict[str, str]:
+    def describe(self, line: Utterance) -> dict[str, str]:
         """Which engine and voice say `line`: the timeline's `"voice"`."""
         if pack_of(line.voice) is not None:
             return self._pack_engine(str(pack_of(line.voice))).describe(line)
@@ -135,7 +135,7 @@ class VoiceRouter:
         """Start the espeak-ng worker now (it loads while the app does other work)."""
         self.espeak.start()
 
-    def start_for(self, line: Line) -> None:
+    def start_for(self, line: Utterance) -> None:
         """Start the worker of `line`'s voice now, without waiting (a voice that
         cannot say the line is told when it is asked to)."""
         with contextlib.suppress(Exception):
@@ -149,10 +149,10 @@ class VoiceRouter:
             if isinstance(engine, EspeakSynthesizer | HibariSynthesizer | KokoroSynthesizer):
                 engine.start()
 
-    def key(self, line: Line) -> str:
+    def key(self, line: Utterance) -> str:
         return self.engine_for(line).key(line)
 
-    def synthesize(self, line: Line) -> Clip:
+    def synthesize(self, line: Utterance) -> Clip:
         return self.engine_for(line).synthesize(line)
 
     def voices(self) -> list[Voice]:

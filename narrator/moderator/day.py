@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class Day:
+class DayMemory:
     """What the days remember: the seats the tie rules measure from, the last one put
     to death (the Medium asks about them), and today's suspects."""
 

@@ -13,8 +13,8 @@ is one line handing over to the module of its concern:
 - `night.py` -- the calls, who answers them, prompts and choices (`Tonight`);
 - `effects.py` -- what each power does, one function per effect, in listed order;
 - `dawn.py` -- what the night's kills, protections and arrests come to (`Pending`);
-- `day.py` -- the vote, the accusation and the ballot (`Day`);
-- `rounds.py` -- Secret Moon's turns (`Rounds`);
+- `day.py` -- the vote, the accusation and the ballot (`DayMemory`);
+- `rounds.py` -- Secret Moon's turns (`RoundState`);
 - `snapshot.py` -- the game saved as JSON data and read back;
 - `wins.py` -- who won, from `outcome.wins`.
 """
@@ -34,10 +34,10 @@ from narrator.moderator import rounds as rounds_
 from narrator.moderator import sides, wins
 from narrator.moderator import snapshot as snapshot_
 from narrator.moderator.board import Card, MoveError, Place, Prompt, Seat, Step
-from narrator.moderator.day import Day
+from narrator.moderator.day import DayMemory
 from narrator.moderator.log import Cause, Entry, Kind
 from narrator.moderator.night import Tonight
-from narrator.moderator.rounds import Rounds
+from narrator.moderator.rounds import RoundState
 from narrator.moderator.sides import Side, Tokens
 from narrator.rules.chance import drawn_choice
 from narrator.rules.model import Ruleset
@@ -57,8 +57,8 @@ class Game:
     shielded: set[int] = field(default_factory=set)  # cards nobody may move or look at
     spent: set[tuple[int, str]] = field(default_factory=set)  # (seat, "role.power") once
     tonight: Tonight = field(default_factory=Tonight)
-    day: Day = field(default_factory=Day)
-    rounds: Rounds = field(default_factory=Rounds)
+    day: DayMemory = field(default_factory=DayMemory)
+    rounds: RoundState = field(default_factory=RoundState)
     tokens: Tokens = field(default_factory=Tokens)  # marks, artifacts, who was turned
     # what the engine drew by chance, nobody choosing (a side for a Nostradamus card
     # nobody looked with), in order; a replay gives them back (`to_draw`)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class Rounds:
+class RoundState:
     """Cards shown to everyone (a centre card too), cards hidden until the round
     ends, players who lost this round's turn, and whether the last round is over."""
 

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from narrator.moderator.board import Card, Place, Prompt, Seat, parse_place, place_id
 from narrator.moderator.dawn import DAWN_EFFECTS, Pending
-from narrator.moderator.day import Day
+from narrator.moderator.day import DayMemory
 from narrator.moderator.log import Entry
 from narrator.moderator.night import Tonight
-from narrator.moderator.rounds import Rounds
+from narrator.moderator.rounds import RoundState
 from narrator.moderator.sides import Tokens
 from narrator.rules.model import Ruleset
 
@@ -212,13 +212,13 @@ def restore(
         shielded={seat_no(i) for i in data["shielded"]},
         spent={(seat_no(i), str(key)) for i, key in data.get("spent", [])},
         tonight=tonight,
-        day=Day(
+        day=DayMemory(
             tombstone=maybe(data["tombstone"]),
             executed=maybe(data["executed"]),
             last_arrested=maybe(data["last_arrested"]),
             suspects=[seat_no(i) for i in data["suspects"]],
         ),
-        rounds=Rounds(
+        rounds=RoundState(
             number=int(data["round"]),
             revealed={place(p) for p in data["revealed"]},
             hidden={place(p) for p in data["hidden"]},

@@ -75,7 +75,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from narrator.rules.model import Call, Countdown, Rounds, StepSpec, Text, Timed, Vote
+from narrator.rules.model import Call, Rounds, SpokenCount, StepSpec, Text, Timed, Vote
 from narrator.rules.powers import VoteRule
 
 if TYPE_CHECKING:
@@ -167,7 +167,7 @@ class Count:
     """The spoken count ("three, two, one") and the signal, then what the table does
     (the result and the tie rule, shown while it waits)."""
 
-    countdown: Countdown
+    countdown: SpokenCount
     result: Text
     tie_rule: Text
     trial: bool  # the ballot of a trial, else everyone's vote at once

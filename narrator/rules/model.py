@@ -257,7 +257,7 @@ class Timed:
 
 
 @dataclass(frozen=True, slots=True)
-class Countdown:
+class SpokenCount:
     """A spoken count ("three, two, one") then the signal ("point!")."""
 
     announce: Call
@@ -271,7 +271,7 @@ class Countdown:
 class Vote:
     style: Literal["countdown", "accusation_ballot"]
     tie_rule: Text
-    ballot: Countdown
+    ballot: SpokenCount
     result: Text  # what the table does after the signal (shown while waiting)
     accusation: Call = ()
     # What happens between the accusation and the defence (the table counts the

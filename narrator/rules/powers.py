@@ -398,7 +398,7 @@ class Spared:
 
 
 @dataclass(frozen=True, slots=True)
-class Turn:
+class Conversion:
     """A player matching `who` whom a voter matching `by` votes for becomes `to`
     (the Cursed, whom a werewolf votes for, is a werewolf)."""
 
@@ -451,7 +451,7 @@ class VoteRule:
     uncounted: tuple[Match, ...] = ()
     shields: tuple[Match, ...] = ()
     spared: tuple[Spared, ...] = ()
-    turns: tuple[Turn, ...] = ()
+    turns: tuple[Conversion, ...] = ()
     # when one player matching dies, every other player matching the same dies too,
     # a vote's protection notwithstanding (the Lovers: `{mark: mark_of_love}`)
     together: tuple[Match, ...] = ()

@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any, Literal, cast
 
 from narrator.rules.model import (
-    Countdown,
     Day,
     Night,
     Rounds,
+    SpokenCount,
     StepSpec,
     Text,
     Timed,
@@ -50,9 +50,9 @@ def warning(ctx: ReadContext, value: Any, at: int, what: str) -> TimeWarning:
     return TimeWarning(seconds, text_of(ctx, f, f"a warning of {what}", skip=("at",)))
 
 
-def countdown(ctx: ReadContext, value: Any, at: int) -> Countdown:
+def countdown(ctx: ReadContext, value: Any, at: int) -> SpokenCount:
     f = ctx.fields(value, "'ballot' of the vote", at)
-    read = Countdown(
+    read = SpokenCount(
         announce=call(ctx, f, "announce", "the ballot"),
         counts=f.listed("counts", lambda v, ln: text(ctx, v, "a count of the ballot", ln)),
         go=call(ctx, f, "go", "the ballot"),

@@ -13,11 +13,11 @@ from typing import Any, cast
 
 from narrator.base.errors import did_you_mean
 from narrator.rules.powers import (
+    Conversion,
     Outcome,
     Predicate,
     SeatRule,
     Spared,
-    Turn,
     VoteRule,
     WinRule,
 )
@@ -183,11 +183,11 @@ def spared(ctx: ReadContext, value: Any, line: int) -> Spared:
     return rule
 
 
-def turn(ctx: ReadContext, value: Any, line: int) -> Turn:
+def turn(ctx: ReadContext, value: Any, line: int) -> Conversion:
     f = ctx.fields(value, "a player the vote 'turns'", line)
     to = f.get("to", str, need=True)
     known(ctx, f, "to", (to,))
-    rule = Turn(
+    rule = Conversion(
         who=match(ctx, f.required("who"), "'who' of 'turns'", f.line_of("who")),
         by=match(ctx, f.required("by"), "'by' of 'turns'", f.line_of("by")),
         to=to,

@@ -19,7 +19,7 @@ from narrator.rules import (
 )
 from narrator.rules.chance import drawn_choice
 from narrator.rules.flow import Accuse, Part, Steps, Talk, Turns
-from narrator.rules.model import Call, Condition, Countdown, StepSpec, Text, Timed, Turn
+from narrator.rules.model import Call, Condition, SpokenCount, StepSpec, Text, Timed, Turn
 from narrator.script.model import (
     Choice,
     Cue,
@@ -296,7 +296,7 @@ class _Context:
         steps.append(Timer(length, self.words(timed.label), warnings, end, None, self.round))
         return steps
 
-    def countdown(self, countdown: Countdown) -> list[Step]:
+    def countdown(self, countdown: SpokenCount) -> list[Step]:
         steps = self.say(countdown.announce, None)
         steps += self.spec(countdown.ready)
         for count in countdown.counts:

@@ -30,8 +30,8 @@ them with `call_from_thread`, an asyncio server with
 A phase that cannot play stays `failed` with its one-line `error` until the
 front end calls `retry()` or `stop()`; it never moves on by itself.
 
-Also here: `Game` (the game being set up), `Settings`/`SettingsStore` (the user's
-settings file), the segments of a script and the day's `Countdown`.
+Also here: `GameSetup` (the game being set up), `Settings`/`SettingsStore` (the user's
+settings file), the segments of a script and the day's `RunningTimer`.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from narrator.session.events import PhaseEvent as PhaseEvent
     from narrator.session.events import PhaseState as PhaseState
     from narrator.session.events import PhaseStatus as PhaseStatus
-    from narrator.session.game import Game as Game
+    from narrator.session.game import GameSetup as GameSetup
     from narrator.session.phase import PhaseRunner as PhaseRunner
     from narrator.session.session import Session as Session
 
@@ -75,7 +75,7 @@ __getattr__, __all__ = lazy_exports(
             "SilentEngine",
             "SilentPlayback",
         ),
-        "game": ("Game",),
+        "game": ("GameSetup",),
         "events": ("PhaseEvent", "PhaseState", "PhaseStatus"),
         "phase": ("PhaseRunner",),
         "session": ("Session",),

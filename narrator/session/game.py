@@ -30,7 +30,7 @@ Roles = tuple[tuple[str, int], ...]
 
 
 @dataclass
-class Game:
+class GameSetup:
     """Players, chosen roles, language and times; and which night we are on."""
 
     ruleset: Ruleset
@@ -49,7 +49,7 @@ class Game:
     seed: int = field(default_factory=lambda: random.SystemRandom().randrange(2**31))
 
     @classmethod
-    def start(cls, ruleset: Ruleset, lang: str = "en", pace: float = PACE) -> Game:
+    def start(cls, ruleset: Ruleset, lang: str = "en", pace: float = PACE) -> GameSetup:
         """A new game at the smallest sensible table, with its recommended deck."""
         low = ruleset.setup.min_players
         players = min(max(low, 5), ruleset.setup.max_players)

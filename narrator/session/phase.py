@@ -47,7 +47,7 @@ from narrator.session.events import (
     PhaseStatus,
 )
 from narrator.session.segments import (
-    Countdown,
+    RunningTimer,
     Segment,
     SegmentKind,
     branch_target,
@@ -104,7 +104,7 @@ class PhaseRunner:
         self._job: _Job | None = None
         self._base: int | None = None  # script index of the playback's step 0
         self._playback: Playing | None = None
-        self._countdown: Countdown | None = None
+        self._countdown: RunningTimer | None = None
         self._voices: list[Playing] = []  # timer warnings being spoken
         self._to_say: list[str] = []
         self._looks = 0  # the driver's passes over the clock and the playback
@@ -359,7 +359,7 @@ class PhaseRunner:
         elif segment.kind == "timer":
             step = segment.steps[0]
             assert isinstance(step, Timer)
-            self._countdown = Countdown(step.seconds, step.warnings, self.clock.now())
+            self._countdown = RunningTimer(step.seconds, step.warnings, self.clock.now())
             if self._status == "paused":
                 self._countdown.pause(self.clock.now())
         self._emit("segment")

@@ -3,7 +3,7 @@
 A night is one stretch of speech and silence, handed to the audio engine whole so
 that every pause is exact. A day is different: its timers can be lengthened or
 shortened while they run and its waits last until someone presses a key, so the
-day is cut into `Segment`s -- speech for the engine, then a `Countdown` the app
+day is cut into `Segment`s -- speech for the engine, then a `RunningTimer` the app
 runs on its clock, then a wait for the user. Pure python, no Textual.
 """
 
@@ -48,7 +48,7 @@ def segments(script: Script) -> list[Segment]:
     return out
 
 
-class Countdown:
+class RunningTimer:
     """A running timer: adjustable, pausable, with warnings spoken once each."""
 
     def __init__(self, seconds: float, warnings: tuple[TimerWarning, ...], now: float) -> None:

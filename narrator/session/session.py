@@ -19,7 +19,7 @@ from narrator.session.clock import Clock
 from narrator.session.config import Settings, SettingsStore, audio_settings
 from narrator.session.engine import NightEngine
 from narrator.session.events import Listener, Listeners
-from narrator.session.game import Game
+from narrator.session.game import GameSetup
 from narrator.session.phase import PhaseRunner
 
 
@@ -37,7 +37,7 @@ class Session:
         self.clock = clock
         self.settings = settings
         self.store = store
-        self.game: Game | None = None
+        self.game: GameSetup | None = None
         self._runner: PhaseRunner | None = None
         self._lock = threading.Lock()
         self._listeners = Listeners()
@@ -62,10 +62,10 @@ class Session:
         return None
 
     # -- the game --------------------------------------------------------------------
-    def new_game(self, ruleset: Ruleset) -> Game:
+    def new_game(self, ruleset: Ruleset) -> GameSetup:
         """Start setting up `ruleset` with the user's language, pace and saved times."""
         self.close_phase()
-        game = Game.start(ruleset, self.settings.language, self.settings.pace)
+        game = GameSetup.start(ruleset, self.settings.language, self.settings.pace)
         game.wake_gap = self.settings.wake_gap
         saved = self.settings.action_times.get(ruleset.id, {})
         game.action_times = {

@@ -27,7 +27,7 @@ from narrator.script import Script
 
 
 @dataclass(frozen=True, slots=True)
-class Window:
+class CallWindow:
     """Engine step `step` is open while the voice is on script steps first..last."""
 
     step: Step
@@ -49,7 +49,7 @@ def windows(
     wakes_with: Mapping[str, str] | None = None,
     copied_later: Mapping[str, Collection[str]] | None = None,
     table_calls: Collection[str] = (),
-) -> list[Window]:
+) -> list[CallWindow]:
     """Each engine step with its call in `script`: the k-th run of the role's steps
     -- for a role that wakes with another (`wakes_with`), whose first turn is that
     role's call (the engine's step of it), its extra turn k is its own (k-1)-th run.
@@ -72,7 +72,7 @@ def windows(
     for step in steps:
         if step.role in table_calls:
             if step.role in spans:
-                out.append(Window(step, *spans[step.role]))
+                out.append(CallWindow(step, *spans[step.role]))
             continue
         calls = runs.get(step.role, [])
         k = step.turn - 1 if step.role in joins else step.turn
@@ -84,11 +84,11 @@ def windows(
             after = [(r, f, t) for r, f, t in order if f > last and r is not None][:1]
             if after and after[0][0] in copier[step.role]:
                 later = (after[0][1], after[0][2])
-        out.append(Window(step, first, last, later))
+        out.append(CallWindow(step, first, last, later))
     return sorted(out, key=lambda w: w.first)
 
 
-def calls(engine: Engine, script: Script, steps: list[Step]) -> list[Window]:
+def calls(engine: Engine, script: Script, steps: list[Step]) -> list[CallWindow]:
     """The night's windows, with what the ruleset says of its calls: the roles called
     with another's (`wakes_with`), those a copy plays at her own call (`later`), and
     the calls of the whole table."""

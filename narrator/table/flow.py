@@ -3,7 +3,7 @@
 What happens next is not written here: the engine's one referee
 (`moderator.referee.Referee`) walks the ruleset's flow and counts the votes through
 its judge -- the engine's when the phones were dealt the cards, one that only counts
-when the cards are on the table (`moderator.judges`). `Flow` holds the table's side
+when the cards are on the table (`moderator.judges`). `TableFlow` holds the table's side
 of it: the referee and what it is fed (the host's "go on", a deadline, the night
 heard to the end, a vote), and what the referee leaves to its driver:
 
@@ -44,15 +44,15 @@ from narrator.rules.powers import VoteRule
 from narrator.script import Script, Timer, day_timer
 from narrator.script.defaults import PACE, WAKE_GAP
 from narrator.session.clock import Clock
-from narrator.session.game import Game
-from narrator.session.segments import Countdown
+from narrator.session.game import GameSetup
+from narrator.session.segments import RunningTimer
 from narrator.table.errors import TableError
 from narrator.table.night import NightDesk
 from narrator.table.results import Reveal
 from narrator.table.seal import Vault
 from narrator.table.seats import Player, SeatIndex, Seats
 
-__all__ = ["PHASES", "VOTING", "Announcement", "Flow", "Options", "Sealed", "WallClock"]
+__all__ = ["PHASES", "VOTING", "Announcement", "Options", "Sealed", "TableFlow", "WallClock"]
 
 PHASES = frozenset({"lobby", *STAGES})
 T = TypeVar("T")
@@ -86,7 +86,7 @@ class Sealed:
 
 
 @dataclass
-class Flow:
+class TableFlow:
     ruleset: Ruleset
     lang: str
     options: Options = field(default_factory=Options)
@@ -120,7 +120,7 @@ class Flow:
     # by (phase, night), and its spoken warnings, by (phase, night, deadline): worked
     # out again, never saved
     _timer_of: tuple[object, Timer | None] = field(default=(None, None), repr=False)
-    _warned: tuple[object, Countdown | None] = field(default=(None, None), repr=False)
+    _warned: tuple[object, RunningTimer | None] = field(default=(None, None), repr=False)
     _script_of: tuple[object, Script | None] = field(default=(None, None), repr=False)
 
     def seat(self, seat: SeatIndex) -> Player:
@@ -204,13 +204,13 @@ class Flow:
         vote = self.ruleset.flow.vote
         return vote.counted if vote is not None else VoteRule(kind="accusation_ballot")
 
-    def game(self, night: int | None = None) -> Game:
-        """This table's game as the session plays it (the app's `Game`): the same
+    def game(self, night: int | None = None) -> GameSetup:
+        """This table's game as the session plays it (the app's `GameSetup`): the same
         deck, language, pace and night, so the voice's night and the day's timers
         come from the one script the app plays -- and, with the cards dealt, the
         engine's seed, so the voice says the instructions the engine applies (an
         Alien's, the Oracle's question)."""
-        game = Game(
+        game = GameSetup(
             self.ruleset,
             max(len(self.seats), 1),
             dict(self.roles),
@@ -425,7 +425,7 @@ class Flow:
         deadline = now + timer.seconds
         self._warned = (
             (self.phase, self.night, deadline),
-            Countdown(timer.seconds, timer.warnings, now),
+            RunningTimer(timer.seconds, timer.warnings, now),
         )
         return deadline
 
@@ -440,7 +440,7 @@ class Flow:
         now, key = self.clock.now(), (self.phase, self.night, self.deadline)
         countdown = self._warned[1] if self._warned[0] == key else None
         if countdown is None:
-            countdown = Countdown(max(0.0, self.deadline - now), timer.warnings, now)
+            countdown = RunningTimer(max(0.0, self.deadline - now), timer.warnings, now)
             self._warned = (key, countdown)
         due = countdown.due(now)
         self.events += [Announcement("said", text=w.text) for w in due]

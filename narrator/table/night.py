@@ -51,7 +51,7 @@ from narrator.moderator.board import parse_place
 from narrator.moderator.night import public_seats
 from narrator.rules.powers import Ability
 from narrator.script import Script
-from narrator.table.calls import Window, calls
+from narrator.table.calls import CallWindow, calls
 from narrator.table.errors import TableError
 from narrator.table.seats import SeatIndex, option, option_id, place
 
@@ -72,8 +72,8 @@ class NightDesk:
     script: Script
     lang: str
     steps: list[Step] = field(default_factory=list)
-    windows: list[Window] = field(default_factory=list)
-    open: Window | None = None
+    windows: list[CallWindow] = field(default_factory=list)
+    open: CallWindow | None = None
     closed: set[str] = field(default_factory=set)
     answered: dict[tuple[str, SeatIndex], int] = field(default_factory=dict)  # (step, seat) -> n
     # each phone's last answer at a call: what a power `apart` from it leaves out
@@ -212,13 +212,13 @@ class NightDesk:
         """The night has been heard to the end: every window still open closes."""
         self.at(len(self.script.steps) + 1)  # past every window: each opens and closes
 
-    def _open(self, window: Window) -> None:
+    def _open(self, window: CallWindow) -> None:
         self.open = window
         self.opened_at = len(self.engine.log)
         self.engine.open_step(window.step)
         self._to_journal()
 
-    def _close(self, window: Window) -> None:
+    def _close(self, window: CallWindow) -> None:
         self.engine.close_step(window.step)
         self._to_journal()
         if window.later is not None:
@@ -233,19 +233,19 @@ class NightDesk:
         engine = self.engine
         return engine.acts_as(engine.seats[seat].dealt) != step.role
 
-    def _stage(self, window: Window) -> int:
+    def _stage(self, window: CallWindow) -> int:
         """0: the role's own call; 1: the copies' call after it."""
         later = window.later
         return 1 if later is not None and self.index >= later[0] else 0
 
-    def _hidden(self, window: Window, seat: SeatIndex) -> bool:
+    def _hidden(self, window: CallWindow, seat: SeatIndex) -> bool:
         """Whether `seat`'s real prompt waits (a copy, until her call) or is over (a
         holder, once the copies' call has come): the phone shows the decoy."""
         if window.later is None:
             return False
         return self._copy(window.step, seat) != (self._stage(window) == 1)
 
-    def _to_copies(self, window: Window) -> None:
+    def _to_copies(self, window: CallWindow) -> None:
         """What the copies learned as the role's call opened: in their journals now,
         at their own call."""
         self._to_journal(since=self.opened_at, copies=True)
@@ -289,7 +289,7 @@ class NightDesk:
                 follow = max([1, *counts])
         return max(1, len(picking) + follow)
 
-    def _round(self, window: Window, seat: SeatIndex) -> int:
+    def _round(self, window: CallWindow, seat: SeatIndex) -> int:
         """The prompt this phone is on in `window` (0-based), the last once all are
         done; at the copies' call, the one after the role's (on every phone)."""
         step = window.step
@@ -297,7 +297,7 @@ class NightDesk:
             return self.rounds(step)
         return min(self.answered.get((step.id, seat), 0), self.rounds(step) - 1)
 
-    def _real(self, window: Window, seat: SeatIndex) -> Prompt | None:
+    def _real(self, window: CallWindow, seat: SeatIndex) -> Prompt | None:
         """The holder's real prompt now, or None (nothing to choose, or not yet)."""
         return None if self._hidden(window, seat) else self.engine.prompt(window.step, seat)
 

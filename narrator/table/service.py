@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from narrator.i18n import LANGUAGES
-from narrator.session.game import Game
+from narrator.session.game import GameSetup
 from narrator.table import views
 from narrator.table.announce import announce, foreseen
 from narrator.table.errors import TableError
@@ -55,9 +55,9 @@ class TableVoice(Protocol):
 
     def say(self, text: str, lang: str) -> None: ...
     def night(
-        self, game: Game, done: Done, on_step: OnStep | None = None, first: int = 0
+        self, game: GameSetup, done: Done, on_step: OnStep | None = None, first: int = 0
     ) -> None: ...
-    def prepare(self, games: Sequence[Game], lines: Sequence[str]) -> None: ...
+    def prepare(self, games: Sequence[GameSetup], lines: Sequence[str]) -> None: ...
     def stop_night(self) -> None: ...
     def close(self) -> None: ...
 

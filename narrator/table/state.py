@@ -1,6 +1,6 @@
 """The table: one room of players with phones, as pure state with no I/O and no web.
 
-`Table` is the game at the table (`Flow`: its phases, votes and end) with the moves
+`Table` is the game at the table (`TableFlow`: its phases, votes and end) with the moves
 that come before and around it: the lobby (`Seats`: join, lock, sitting order,
 remove, a seat to a new phone), the deal, the night on the phones (`NightDesk`), the
 rounds of turns, play again. Commands come in, and what the voice must say comes out
@@ -27,7 +27,7 @@ from narrator.moderator.referee import Referee
 from narrator.moderator.support import flags, stand_ins
 from narrator.rules import Ruleset, check_selection, decks, recommended
 from narrator.table.errors import TableError
-from narrator.table.flow import Announcement, Flow
+from narrator.table.flow import Announcement, TableFlow
 from narrator.table.seal import seat_key
 from narrator.table.seats import ClaimStatus, Player, SeatIndex, place, token_hash
 
@@ -60,7 +60,7 @@ def recommended_deck(ruleset: Ruleset, players: int, deal: bool) -> Chosen:
 
 
 @dataclass
-class Table(Flow):
+class Table(TableFlow):
     room: str = ""
 
     def __post_init__(self) -> None:

@@ -24,7 +24,7 @@ from narrator.script import Script
 from narrator.script.model import Phase
 from narrator.session import (
     Clock,
-    Game,
+    GameSetup,
     PhaseEvent,
     Playing,
     Session,
@@ -38,14 +38,14 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class NightFrom(Game):
+class NightFrom(GameSetup):
     """The game whose night script begins at step `first`: a night resumed after a
     restart goes on from the call it was at, not from its start."""
 
     first: int = 0
 
     @classmethod
-    def of(cls, game: Game, first: int) -> NightFrom:
+    def of(cls, game: GameSetup, first: int) -> NightFrom:
         fields = {f.name: getattr(game, f.name) for f in dataclasses.fields(game)}
         return cls(**fields, first=first)
 
@@ -91,7 +91,9 @@ class SessionVoice:
         self.said.append(text)
         self._lines.put(("say", text, lang))
 
-    def night(self, game: Game, done: Done, on_step: OnStep | None = None, first: int = 0) -> None:
+    def night(
+        self, game: GameSetup, done: Done, on_step: OnStep | None = None, first: int = 0
+    ) -> None:
         """Play `game`'s night, from its script's step `first` (a night resumed after
         a restart); `on_step` is told the script's own step numbers."""
         with self._lock:
@@ -102,7 +104,7 @@ class SessionVoice:
             night = game if not first else NightFrom.of(game, first)
             self._lines.put(("night", night, self._night_gen))
 
-    def prepare(self, games: Sequence[Game], lines: Sequence[str]) -> None:
+    def prepare(self, games: Sequence[GameSetup], lines: Sequence[str]) -> None:
         """Make the calls of `games`' nights and days and the announcements `lines`
         ahead, when the engine can (a neural voice that is slower than the table must
         never be late); never blocks: the scripts are built on a thread of their own.
@@ -183,7 +185,7 @@ class SessionVoice:
             if kind == "night":
                 with self._lock:
                     current = not self._closing and extra == self._night_gen
-                if current and isinstance(what, Game):  # listeners may run in open_phase
+                if current and isinstance(what, GameSetup):  # listeners may run in open_phase
                     self.session.game = what
                     self.session.open_phase("night")
                 continue

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from narrator.script import Script
     from narrator.session.clock import Clock
     from narrator.session.engine import AudioChoices, NightEngine
-    from narrator.session.game import Game
+    from narrator.session.game import GameSetup
     from narrator.session.session import Session
     from narrator.tui.screens.game_options import GameChoices
     from narrator.tui.screens.preview import PreviewScreen
@@ -134,7 +134,7 @@ class NarratorApp(VoicePackFlow):
         return self._settings if self._session is None else self._session.settings
 
     @property
-    def game(self) -> Game | None:
+    def game(self) -> GameSetup | None:
         return None if self._session is None else self._session.game
 
     def apply_language(self) -> None:
@@ -352,7 +352,7 @@ class NarratorApp(VoicePackFlow):
         self.push_screen(ExportDialog(default), chosen)
 
     @work(thread=True, exclusive=True, group="export")
-    def export(self, game: Game, path: Path) -> None:
+    def export(self, game: GameSetup, path: Path) -> None:
         exporting = text.t("Exporting night {night} to {path} …")
         self.call_from_thread(self.notify, exporting.format(night=game.night, path=path))
         try:

@@ -19,7 +19,7 @@ from narrator.tui import text
 
 if TYPE_CHECKING:
     from narrator.session.config import Settings
-    from narrator.session.game import Game
+    from narrator.session.game import GameSetup
     from narrator.tui.screens.new_pack import PackChoice
     from narrator.tui.screens.packs import VoicePacksScreen
     from narrator.tui.screens.record import Studio
@@ -35,14 +35,14 @@ class VoicePackFlow(App[int]):
         raise NotImplementedError
 
     @property
-    def game(self) -> Game | None:
+    def game(self) -> GameSetup | None:
         raise NotImplementedError
 
     def _save(self, settings: Settings) -> None:
         raise NotImplementedError
 
     @work(thread=True, exclusive=True, group="pack-notice")
-    def tell_pack(self, game: Game) -> None:
+    def tell_pack(self, game: GameSetup) -> None:
         """With a voice pack as the voice: how many lines it lacks, as the night starts."""
         from narrator.tui.packs import pack_notice
 
@@ -68,7 +68,7 @@ class VoicePackFlow(App[int]):
         self.push_screen(NewPackDialog(game.title, languages, game.lang), chosen)
 
     @work(thread=True, exclusive=True, group="pack")
-    def open_recording(self, game: Game, choice: PackChoice) -> None:
+    def open_recording(self, game: GameSetup, choice: PackChoice) -> None:
         from narrator.tui.packs import open_recording
         from narrator.tui.screens.record import RecordScreen
 

@@ -19,12 +19,12 @@ from narrator.tui.text import t
 if TYPE_CHECKING:
     from narrator.audio.recording import Recording
     from narrator.script import Script
-    from narrator.session.game import Game
+    from narrator.session.game import GameSetup
     from narrator.tui.screens.new_pack import PackChoice
 
 
 def open_recording(
-    game: Game, choice: PackChoice, table_lines: Callable[[str], tuple[str, ...]]
+    game: GameSetup, choice: PackChoice, table_lines: Callable[[str], tuple[str, ...]]
 ) -> Recording:
     """The pack `choice` names for `game` (made, or found to go on with), and the lines
     to record: the deck's, every other line of the game, the table's. PackError,

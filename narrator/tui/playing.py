@@ -21,7 +21,7 @@ from textual.screen import Screen
 
 from narrator.i18n import N_
 from narrator.session.events import PhaseEvent, PhaseState
-from narrator.session.game import Game
+from narrator.session.game import GameSetup
 from narrator.session.phase import PhaseRunner
 from narrator.tui.screens.confirm import ConfirmDialog
 from narrator.tui.text import t
@@ -49,7 +49,7 @@ class ScriptScreen(Screen[str]):
     class ExportRequested(Message):
         """The night could not be played: save it to a sound file instead."""
 
-    def __init__(self, game: Game, runner: PhaseRunner, autostart: bool) -> None:
+    def __init__(self, game: GameSetup, runner: PhaseRunner, autostart: bool) -> None:
         super().__init__()
         self.game = game
         self.runner = runner

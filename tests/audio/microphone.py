@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import soundfile as sf
 
-from narrator.audio.synth import EspeakSynthesizer, Line
+from narrator.audio.synth import EspeakSynthesizer, Utterance
 from tests.support.soundserver import SINK, SoundServer
 
 SPOKEN_AT = 0.5  # the prepared speech's level: a voice well under the microphone's ceiling
@@ -31,7 +31,7 @@ def prepared_speech(texts: Iterable[str], lang: str, folder: Path) -> dict[str, 
     files = {}
     try:
         for n, text in enumerate(dict.fromkeys(texts)):
-            clip = speech.synthesize(Line(text, lang, lang, 140))
+            clip = speech.synthesize(Utterance(text, lang, lang, 140))
             path = folder / f"{n:03}.wav"
             sf.write(path, np.asarray(clip.samples * SPOKEN_AT, np.float32), clip.sample_rate)
             files[text] = path

@@ -42,7 +42,7 @@ from narrator.audio.loudness import true_peak_db
 from narrator.audio.packaged import KOKORO, default_voice
 from narrator.audio.rate import shipped_rates
 from narrator.audio.settings import AudioUnavailable
-from narrator.audio.synth import Line
+from narrator.audio.synth import Utterance
 from narrator.audio.voices import VoiceRouter
 from narrator.script.model import Say
 from tests.support import sound
@@ -250,7 +250,7 @@ def test_a_kokoro_call_is_treated_as_every_call(tmp_path: Path) -> None:
         peaks = [float(np.max(np.abs(raw))) for raw, _ in raws]
         words = seconds = 0.0
         for text in lines:
-            clip = router.synthesize(Line(text, "it", "if_sara", 150))
+            clip = router.synthesize(Utterance(text, "it", "if_sara", 150))
             x = clip.samples
             assert clip.sample_rate == 22050
             assert sound.lufs(x, 22050) == pytest.approx(-16.0, abs=0.5), text
@@ -262,12 +262,12 @@ def test_a_kokoro_call_is_treated_as_every_call(tmp_path: Path) -> None:
             seconds += (loud[-1] - loud[0]) / 22050
         slow_words = slow_seconds = 0.0
         for text in lines:  # another rate: the whole night at 120 costs minutes
-            x = router.synthesize(Line(text, "it", "if_sara", 120)).samples
+            x = router.synthesize(Utterance(text, "it", "if_sara", 120)).samples
             loud = np.flatnonzero(np.abs(x) > 10 ** (-48 / 20) * np.abs(x).max())
             slow_words += sound.words(text)
             slow_seconds += (loud[-1] - loud[0]) / 22050
-        again = router.synthesize(Line(lines[0], "it", "if_sara", 150))
-        first = router.synthesize(Line(lines[0], "it", "if_sara", 150))
+        again = router.synthesize(Utterance(lines[0], "it", "if_sara", 150))
+        first = router.synthesize(Utterance(lines[0], "it", "if_sara", 150))
         assert np.array_equal(again.samples, first.samples)  # deterministic: the cache is exact
     finally:
         router.close()
@@ -281,19 +281,19 @@ def test_the_worker_starts_for_a_kokoro_line_only_and_ends_when_idle(tmp_path: P
 
     router = VoiceRouter(tmp_path)
     try:
-        router.synthesize(Line("Seer, wake up.", "en", "heart", 150))
+        router.synthesize(Utterance("Seer, wake up.", "en", "heart", 150))
         assert router._kokoro is None  # English's default never builds Kokoro's engine
     finally:
         router.close()
     synth = KokoroSynthesizer(idle=0.5)
     try:
-        synth.synthesize(Line("Ladro, svegliati.", "it", "if_sara", 150))
+        synth.synthesize(Utterance("Ladro, svegliati.", "it", "if_sara", 150))
         assert synth.running
         deadline = time.monotonic() + 30
         while synth.running and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not synth.running  # idle for half a second: its ~345 MB given back
-        clip = synth.synthesize(Line("Ladro, chiudi gli occhi.", "it", "im_nicola", 150))
+        clip = synth.synthesize(Utterance("Ladro, chiudi gli occhi.", "it", "im_nicola", 150))
         assert clip.seconds > 0.5 and synth.running  # and back when a line needs it
     finally:
         synth.close()

@@ -25,7 +25,7 @@ from narrator.audio.mixer import (
     MixBuilder,
 )
 from narrator.audio.player import Feeder
-from narrator.audio.synth import Clip, Line
+from narrator.audio.synth import Clip, Utterance
 from narrator.script.model import (
     Pause,
     Say,
@@ -124,7 +124,7 @@ def test_no_bed_means_digital_silence_in_every_pause(tmp_path: Path) -> None:
 
 def test_the_voice_sits_above_the_bed_the_same_for_every_call(tmp_path: Path) -> None:
     class Silent(FakeSynth):
-        def synthesize(self, line: Line) -> Clip:
+        def synthesize(self, line: Utterance) -> Clip:
             return Clip(np.zeros_like(super().synthesize(line).samples), self.sample_rate)
 
     script = sample_night()
@@ -216,7 +216,7 @@ def test_play_renders_ahead_and_plays_exactly_the_render(tmp_path: Path) -> None
     is still making it, and hears the very samples of the one-shot render."""
 
     class SlowSynth(FakeSynth):
-        def synthesize(self, line: Line) -> Clip:
+        def synthesize(self, line: Utterance) -> Clip:
             time.sleep(0.05)
             return super().synthesize(line)
 

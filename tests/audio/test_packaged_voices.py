@@ -23,7 +23,7 @@ from narrator.audio import AudioEngine, AudioSettings
 from narrator.audio.hibari_voice import HibariSynthesizer
 from narrator.audio.packaged import HIBARI_DOWNLOADED, PACKAGED, default_voice, installed_voices
 from narrator.audio.rate import CALIBRATION, NaturalRate, RateBook, shipped_rates
-from narrator.audio.synth import Line
+from narrator.audio.synth import Utterance
 from narrator.audio.voices import VoiceRouter
 from narrator.script.model import Pause, Say
 from tests.audio.measure import silent_runs
@@ -88,14 +88,14 @@ def test_every_listed_packaged_voice_speaks_without_the_network(
         assert {v.id for v in listed} >= {"heart", "joe"}
         assert not {v.id for v in listed} & set(HIBARI_DOWNLOADED)
         for voice in listed:
-            clip = router.synthesize(Line("Seer, wake up.", "en", voice.id, 150))
+            clip = router.synthesize(Utterance("Seer, wake up.", "en", voice.id, 150))
             assert clip.seconds > 0.4, voice.id
-        heart = router.engine_for(Line("", "en", "heart", 150))
+        heart = router.engine_for(Utterance("", "en", "heart", 150))
         assert isinstance(heart, HibariSynthesizer) and heart.running  # spoke in its worker
         # hibari's other voices: one line, before anything is loaded or fetched.
         for name in (*HIBARI_DOWNLOADED, "hibari:emma"):
             with pytest.raises(ValueError, match="would be downloaded from the internet"):
-                router.synthesize(Line("Seer, wake up.", "en", name, 150))
+                router.synthesize(Utterance("Seer, wake up.", "en", name, 150))
     finally:
         router.close()
     assert no_network() == []
@@ -182,8 +182,8 @@ def test_the_shipped_rates_are_the_installed_voices_measured_again(tmp_path: Pat
     identities are the installed ones: a new version is measured, never misread."""
     router = VoiceRouter(tmp_path / "cache")
     try:
-        heart = router.engine_for(Line("Seer, wake up.", "en", "heart", 150))
-        joe = router.engine_for(Line("Seer, wake up.", "en", "joe", 150))
+        heart = router.engine_for(Utterance("Seer, wake up.", "en", "heart", 150))
+        joe = router.engine_for(Utterance("Seer, wake up.", "en", "joe", 150))
         shipped = {k: v for k, v in shipped_rates().items() if not k.startswith("kokoro ")}
         assert set(shipped) == {heart.identity, joe.identity}  # type: ignore[attr-defined]
         measured = heart.measure()  # type: ignore[attr-defined]
@@ -205,7 +205,7 @@ def test_a_shipped_voice_is_not_measured_on_first_use(tmp_path: Path) -> None:
     router = VoiceRouter(tmp_path / "cache")
     try:
         for voice in ("heart", "joe"):
-            engine = router.engine_for(Line("Seer, wake up.", "en", voice, 150))
+            engine = router.engine_for(Utterance("Seer, wake up.", "en", voice, 150))
 
             def refuse(voice: str = voice) -> NaturalRate:
                 raise AssertionError(f"{voice} was measured")
@@ -269,7 +269,7 @@ def test_each_shipped_voice_is_heard_at_one_loudness_trimmed_at_the_rate_set(
         # The clips as made: edges trimmed (hibari's own 0.3-0.4 s of quiet at each end
         # is gone; what is left is the 5 ms margin and the 30 ms fade-out).
         for text in lines:
-            clip = engine.synth.synthesize(Line(text, lang, voice, rate))
+            clip = engine.synth.synthesize(Utterance(text, lang, voice, rate))
             x = np.abs(clip.samples)
             loud = np.flatnonzero(x > 10 ** (-48 / 20) * x.max())
             assert loud[0] / clip.sample_rate < 0.05, (voice, text)

@@ -21,7 +21,7 @@ import pytest
 
 from narrator.audio import AudioEngine, AudioSettings, list_devices
 from narrator.audio.mixer import FADE_IN, FADE_OUT, LEAD_IN, TAIL
-from narrator.audio.synth import Clip, Line
+from narrator.audio.synth import Clip, Utterance
 from narrator.script.model import Pause, Say, script_from_dict, script_to_dict
 from tests.audio.measure import local_lag, offset_of, silent_runs
 from tests.support.fake_synth import FakeSynth, night, sample_night
@@ -252,7 +252,7 @@ def test_a_cold_night_starts_before_it_is_all_rendered(
     released = threading.Event()
 
     class SlowSynth(FakeSynth):
-        def synthesize(self, line: Line) -> Clip:
+        def synthesize(self, line: Utterance) -> Clip:
             # Every line but the first waits until the test has seen play() return (no
             # timing: a busy machine is slow, not wrong); a play() that waited for
             # them all would return after these waits, the night rendered.
@@ -283,7 +283,7 @@ def test_a_voice_slower_than_the_lead_in_is_waited_for_under_the_bed(
     out (it stopped for the whole wait before)."""
 
     class ColdSynth(FakeSynth):
-        def synthesize(self, line: Line) -> Clip:
+        def synthesize(self, line: Utterance) -> Clip:
             if not self.calls:
                 time.sleep(LEAD_IN + 2.5)  # a second and a half of margin: a slow stream start
             return super().synthesize(line)

@@ -13,7 +13,7 @@ import soundfile as sf
 from narrator.audio.loudness import TARGET_LUFS
 from narrator.audio.piper_voice import PiperSynthesizer, find_model
 from narrator.audio.rate import RateBook
-from narrator.audio.synth import EspeakSynthesizer, Line
+from narrator.audio.synth import EspeakSynthesizer, Utterance
 from narrator.audio.voices import VoiceRouter
 from tests.support import sound
 from tests.support.tiny_piper import build_tiny_voice
@@ -31,28 +31,28 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_piper_loads_a_voice_file_and_speaks_at_the_rate_asked(tiny: Path) -> None:
     synth = PiperSynthesizer(tiny)
     text = "Seer, wake up. You may look at another player's card."
-    slow = synth.synthesize(Line(text, "en", str(tiny), 100))
-    fast = synth.synthesize(Line(text, "en", str(tiny), 200))
+    slow = synth.synthesize(Utterance(text, "en", str(tiny), 100))
+    fast = synth.synthesize(Utterance(text, "en", str(tiny), 200))
     assert slow.sample_rate == 22050
     # Piper's own phonemizer ran: longer text, longer speech; half the rate, about
     # twice as long (the pause between its two sentences does not stretch).
     assert 1.6 < slow.seconds / fast.seconds < 2.1
-    short = synth.synthesize(Line("Seer.", "en", str(tiny), 150))
+    short = synth.synthesize(Utterance("Seer.", "en", str(tiny), 150))
     assert short.seconds < fast.seconds
     # The same post-processing as every engine: one loudness.
     assert sound.lufs(slow.samples, slow.sample_rate) == pytest.approx(TARGET_LUFS, abs=0.3)
     # The model's content is in the cache key: another file is another voice.
     other = build_tiny_voice(tiny.parent / "other", name="tiny")
     other.write_bytes(other.read_bytes() + b"\0")
-    line = Line(text, "en", str(tiny), 150)
+    line = Utterance(text, "en", str(tiny), 150)
     assert synth.key(line) != PiperSynthesizer(other).key(line)
 
 
 def test_the_router_sends_each_line_to_its_engine(tiny: Path) -> None:
     router = VoiceRouter()
     try:
-        piper_line = Line("Seer, wake up.", "en", str(tiny), 150)
-        espeak_line = Line("Seer, wake up.", "en", "en", 150)
+        piper_line = Utterance("Seer, wake up.", "en", str(tiny), 150)
+        espeak_line = Utterance("Seer, wake up.", "en", "en", 150)
         assert isinstance(router.engine_for(piper_line), PiperSynthesizer)
         assert isinstance(router.engine_for(espeak_line), EspeakSynthesizer)
         assert router.key(piper_line) != router.key(espeak_line)
@@ -76,7 +76,7 @@ def test_narrator_render_with_a_piper_voice_file_end_to_end(tiny: Path, tmp_path
     # natural rate the render measured and kept in its cache).
     synth = PiperSynthesizer(tiny, RateBook(tmp_path / "cache" / "narrator" / "voice-rates.json"))
     for e in events[:4]:
-        clip = synth.synthesize(Line(e["text"], "en", str(tiny), 150))
+        clip = synth.synthesize(Utterance(e["text"], "en", str(tiny), 150))
         heard = samples[round(e["start"] * rate) : round(e["end"] * rate)]
         assert len(heard) == len(clip.samples)
         assert np.max(np.abs(heard - clip.samples)) < 2e-3  # 16-bit WAV

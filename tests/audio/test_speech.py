@@ -16,7 +16,7 @@ from narrator.audio import AudioEngine, AudioSettings, list_voices
 from narrator.audio._worker import _voice_rate
 from narrator.audio.loudness import CEILING_DBTP, TARGET_LUFS, loudness, true_peak_db
 from narrator.audio.mixer import SAMPLE_RATE, to_rate
-from narrator.audio.synth import CachedSynthesizer, Clip, EspeakSynthesizer, Line, postprocess
+from narrator.audio.synth import CachedSynthesizer, Clip, EspeakSynthesizer, Utterance, postprocess
 from narrator.audio.voices import VoiceRouter
 from narrator.script.model import script_to_dict
 from tests.support.fake_synth import sample_night
@@ -35,7 +35,7 @@ pytestmark = pytest.mark.audio
 def test_every_language_speaks(lang: str, text: str) -> None:
     synth = EspeakSynthesizer()
     try:
-        clip = synth.synthesize(Line(text, lang, lang, 150))
+        clip = synth.synthesize(Utterance(text, lang, lang, 150))
     finally:
         synth.close()
     assert clip.sample_rate == 22050
@@ -54,9 +54,9 @@ def test_the_wheel_alone_speaks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NARRATOR_ESPEAK", "wheel")
     synth = EspeakSynthesizer()
     try:
-        clip = synth.synthesize(Line("Buonanotte a tutti.", "it", "it", 150))
+        clip = synth.synthesize(Utterance("Buonanotte a tutti.", "it", "it", 150))
         assert "espeakng_loader" in str(synth.hello["library"])
-        assert "wheel" in synth.key(Line("x", "it", "it", 150))
+        assert "wheel" in synth.key(Utterance("x", "it", "it", 150))
     finally:
         synth.close()
     assert clip.seconds > 0.5
@@ -80,13 +80,13 @@ def test_a_warm_cache_never_starts_the_engine(tmp_path: Path) -> None:
 
 def test_cache_key_holds_everything_that_changes_the_sound(tmp_path: Path) -> None:
     synth = CachedSynthesizer(EspeakSynthesizer(), tmp_path)
-    base = Line("Seer, wake up.", "en", "en", 150)
+    base = Utterance("Seer, wake up.", "en", "en", 150)
     variants = [
         base,
-        Line("Seer, wake up!", "en", "en", 150),
-        Line("Seer, wake up.", "en", "en-us", 150),
-        Line("Seer, wake up.", "en", "en", 170),
-        Line("Seer, wake up.", "it", "en", 150),
+        Utterance("Seer, wake up!", "en", "en", 150),
+        Utterance("Seer, wake up.", "en", "en-us", 150),
+        Utterance("Seer, wake up.", "en", "en", 170),
+        Utterance("Seer, wake up.", "it", "en", 150),
     ]
     assert len({synth.path_for(v) for v in variants}) == len(variants)
     key = synth.key(base)
@@ -207,7 +207,7 @@ def test_line_after_line_every_call_has_sound() -> None:
     try:
         for i in range(40):
             lang = "it" if i % 3 == 0 else "en"
-            clip = synth.synthesize(Line(f"Player {i}, close your eyes.", lang, lang, 150 + i))
+            clip = synth.synthesize(Utterance(f"Player {i}, close your eyes.", lang, lang, 150 + i))
             assert clip.seconds > 0.5, i
     finally:
         synth.close()

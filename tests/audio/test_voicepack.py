@@ -28,7 +28,7 @@ from narrator.audio.recording import (
     keep_take,
     make_take,
 )
-from narrator.audio.synth import Clip, Line
+from narrator.audio.synth import Clip, Utterance
 from narrator.audio.voicepack import (
     MANIFEST,
     PackError,
@@ -187,25 +187,31 @@ def test_the_pack_says_its_takes_and_the_default_voice_the_rest(tmp_path: Path) 
     manifest = read_manifest(folder)
     seer = next(x for x in manifest.lines if x.text == "Seer, wake up.")
 
-    said = pack.synthesize(Line("Seer, wake up.", "en", "pack:test", 150))
+    said = pack.synthesize(Utterance("Seer, wake up.", "en", "pack:test", 150))
     assert np.array_equal(said.samples, read_take(folder, seer).samples)
     assert fallback.calls == []
-    joined = pack.synthesize(Line("Seer, wake up. Seer, close your eyes.", "en", "pack:test", 150))
+    joined = pack.synthesize(
+        Utterance("Seer, wake up. Seer, close your eyes.", "en", "pack:test", 150)
+    )
     parts = [read_take(folder, x).seconds for x in manifest.lines]
     assert joined.seconds == pytest.approx(sum(parts) + 0.35, abs=0.01)  # a breath between
-    slower = pack.synthesize(Line("Seer, wake up. Seer, close your eyes.", "en", "pack:test", 75))
+    slower = pack.synthesize(
+        Utterance("Seer, wake up. Seer, close your eyes.", "en", "pack:test", 75)
+    )
     assert slower.seconds == pytest.approx(sum(parts) + 0.7, abs=0.01)  # the rate: the breath
-    assert pack.key(Line("Seer, wake up.", "en", "pack:test", 75)) == pack.key(
-        Line("Seer, wake up.", "en", "pack:test", 300)
+    assert pack.key(Utterance("Seer, wake up.", "en", "pack:test", 75)) == pack.key(
+        Utterance("Seer, wake up.", "en", "pack:test", 300)
     )  # a single take is the same at every rate: never stretched
 
-    pack.synthesize(Line("Robber, wake up.", "en", "pack:test", 150))
-    pack.synthesize(Line("Seer, wake up.", "it", "pack:test", 150))  # another language
+    pack.synthesize(Utterance("Robber, wake up.", "en", "pack:test", 150))
+    pack.synthesize(Utterance("Seer, wake up.", "it", "pack:test", 150))  # another language
     assert [(c.text, c.voice) for c in fallback.calls] == [
         ("Robber, wake up.", "heart" if fallback_is_heart() else "en"),
         ("Seer, wake up.", AudioSettings().voice_for("it")),  # Kokoro's if_sara, or espeak-ng
     ]
-    assert pack.describe(Line("Seer, wake up.", "en", "pack:test", 150))["engine"] == "voicepack"
+    assert (
+        pack.describe(Utterance("Seer, wake up.", "en", "pack:test", 150))["engine"] == "voicepack"
+    )
 
 
 def fallback_is_heart() -> bool:
@@ -220,7 +226,7 @@ def test_a_damaged_take_is_said_by_the_default_voice(tmp_path: Path) -> None:
     take_file.write_bytes(take_file.read_bytes()[:-10])
     fallback = FakeSynth()
     pack = PackSynthesizer("test", fallback, root=tmp_path)
-    pack.synthesize(Line("Seer, wake up.", "en", "pack:test", 150))
+    pack.synthesize(Utterance("Seer, wake up.", "en", "pack:test", 150))
     assert [c.text for c in fallback.calls] == ["Seer, wake up."]
 
 
@@ -228,7 +234,7 @@ def test_a_line_recorded_while_the_app_runs_is_heard_next_time(tmp_path: Path) -
     folder = recorded_pack(tmp_path, {"Seer, wake up.": 1.0})
     fallback = FakeSynth()
     pack = PackSynthesizer("test", fallback, root=tmp_path)
-    line = Line("Robber, wake up.", "en", "pack:test", 150)
+    line = Utterance("Robber, wake up.", "en", "pack:test", 150)
     pack.synthesize(line)
     keep_take(folder, "Robber, wake up.", take("Robber, wake up."))
     pack.synthesize(line)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from narrator.audio.synth import Clip, Line, Voice
+from narrator.audio.synth import Clip, Utterance, Voice
 from narrator.script.model import Cue, Pause, Say, Script, Step
 from tests.support.soundserver import RATE
 
@@ -19,12 +19,12 @@ class FakeSynth:
 
     def __init__(self, sample_rate: int = RATE) -> None:
         self.sample_rate = sample_rate
-        self.calls: list[Line] = []
+        self.calls: list[Utterance] = []
 
-    def key(self, line: Line) -> str:
+    def key(self, line: Utterance) -> str:
         return f"fake|{line.lang}|{line.voice}|{line.rate}|{line.text}"
 
-    def synthesize(self, line: Line) -> Clip:
+    def synthesize(self, line: Utterance) -> Clip:
         self.calls.append(line)
         n = int(self.sample_rate * (0.2 + 0.02 * len(line.text)))
         t = np.arange(n) / self.sample_rate

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from narrator.rules.model import Ruleset
-from narrator.session.game import Game
+from narrator.session.game import GameSetup
 from narrator.table import Table, TableError
 from narrator.table.service import Done, OnStep, TableService
 
@@ -38,10 +38,12 @@ class QuietVoice:
         assert isinstance(text, str) and text, "an empty line said"
         self.said.append(text)
 
-    def night(self, game: Game, done: Done, on_step: OnStep | None = None, first: int = 0) -> None:
+    def night(
+        self, game: GameSetup, done: Done, on_step: OnStep | None = None, first: int = 0
+    ) -> None:
         raise AssertionError("no night is played by the voice here")
 
-    def prepare(self, games: Sequence[Game], lines: Sequence[str]) -> None:
+    def prepare(self, games: Sequence[GameSetup], lines: Sequence[str]) -> None:
         return None  # nothing is spoken here: nothing to make ahead
 
     def stop_night(self) -> None:

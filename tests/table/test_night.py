@@ -14,7 +14,7 @@ import pytest
 
 from narrator.moderator import Game as Engine
 from narrator.moderator import Place
-from narrator.session.game import Game
+from narrator.session.game import GameSetup
 from narrator.table.errors import TableError
 from narrator.table.night import NightDesk
 from tests.unit.helpers import ruleset
@@ -25,7 +25,7 @@ NAMES = ["Ann", "Bo", "Cy", "Dee", "Eve"]
 def desk(cards: list[str], centre: list[str], game: str = "onuw") -> NightDesk:
     rs = ruleset(game)
     deck = dict(Counter(cards + centre))
-    script = Game(rs, len(NAMES), deck, "en", 1).script("night")
+    script = GameSetup(rs, len(NAMES), deck, "en", 1).script("night")
     engine = Engine.deal(rs, NAMES, cards, centre, rng=random.Random(3))
     return NightDesk.begin(engine, script, "en")
 
@@ -312,7 +312,7 @@ def test_the_healer_sees_on_her_phone_only_those_the_night_struck() -> None:
     deck = dict(Counter(cards))
     engine = Engine.deal(rs, names, cards, [], rng=random.Random(3))
     for night in (1, 2):
-        script = Game(rs, len(names), deck, "en", night).script("night")
+        script = GameSetup(rs, len(names), deck, "en", night).script("night")
         d = NightDesk.begin(engine, script, "en")
         for index in range(len(script.steps)):
             d.at(index)
@@ -340,7 +340,7 @@ def test_an_agent_tapping_a_fellow_agent_is_answered_as_every_phone_is() -> None
     names = ["Ann", "Bo", "Cy", "Dee", "Eve", "Fay"]
     rs = ruleset("mafia_infiltrators")
     cards = ["agent", "gangster", "agent", "gangster", "torturer", "gangster"]
-    script = Game(rs, len(names), dict(Counter(cards)), "en", 1).script("night")
+    script = GameSetup(rs, len(names), dict(Counter(cards)), "en", 1).script("night")
     engine = Engine.deal(rs, names, cards, [], rng=random.Random(3))
     d = NightDesk.begin(engine, script, "en")
     arrest = next(w for w in d.windows if w.step.role == "agent")

@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from narrator.moderator import Game as Engine
-from narrator.session.game import Game
+from narrator.session.game import GameSetup
 from narrator.table.errors import TableError
 from narrator.table.night import NightDesk
 from narrator.table.seats import option_id
@@ -28,7 +28,7 @@ def desk(
     table's: `Flow.game`), so the instruction drawn is the one both play."""
     rs = ruleset("onuw")
     deck = dict(Counter(cards + centre))
-    game = Game(rs, len(cards), deck, "en", 1, options=dict.fromkeys(options, 1.0))
+    game = GameSetup(rs, len(cards), deck, "en", 1, options=dict.fromkeys(options, 1.0))
     game.seed = seed
     engine = Engine.deal(
         rs, NAMES[: len(cards)], cards, centre, options=options, rng=random.Random(5), seed=seed

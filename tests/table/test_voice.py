@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from narrator.rules import load_catalog
-from narrator.session import Game, Session, Settings, SilentEngine, SystemClock
+from narrator.session import GameSetup, Session, Settings, SilentEngine, SystemClock
 from narrator.table.lines import join_names, line
 from narrator.table.voice import SessionVoice, silent_voice
 from tests.table.live import live_table
@@ -96,7 +96,7 @@ def test_a_night_resumed_is_played_from_its_call_and_told_in_the_scripts_steps()
     """A night resumed after a restart: the voice plays its script from step `first`
     (the call it was at), never from the start, and tells the table the script's
     own step numbers; heard to the end, it says so once."""
-    game = Game(load_catalog().get("lupus"), 7, {"werewolf": 2, "seer": 1, "villager": 4})
+    game = GameSetup(load_catalog().get("lupus"), 7, {"werewolf": 2, "seer": 1, "villager": 4})
     steps = game.script("night").steps
     first = next(i for i, s in enumerate(steps) if getattr(s, "role", None) == "seer")
     voice = silent_voice(FastClock())  # type: ignore[arg-type]

@@ -11,8 +11,8 @@ import pytest
 from narrator.rules import load_catalog
 from narrator.script import Pause, Say, Script, Timer, TimerWarning, Wait
 from narrator.session.config import Settings, SettingsStore
-from narrator.session.game import Game
-from narrator.session.segments import Countdown, segments
+from narrator.session.game import GameSetup
+from narrator.session.segments import RunningTimer, segments
 
 CATALOG = load_catalog(Path("/nonexistent"))
 
@@ -46,7 +46,7 @@ def test_a_corrupt_settings_file_is_moved_aside_never_deleted(tmp_path: Path, co
 def test_random_and_recommended_decks_pass_the_checks(ruleset_id: str) -> None:
     ruleset = CATALOG.rulesets[ruleset_id]
     rng = random.Random(1)
-    game = Game.start(ruleset)
+    game = GameSetup.start(ruleset)
     assert game.valid
     for players in range(ruleset.setup.min_players, min(ruleset.setup.max_players, 16) + 1):
         game.set_players(players)
@@ -57,7 +57,7 @@ def test_random_and_recommended_decks_pass_the_checks(ruleset_id: str) -> None:
 
 
 def test_game_counts_pairs_and_limits() -> None:
-    game = Game.start(CATALOG.rulesets["onuw"])
+    game = GameSetup.start(CATALOG.rulesets["onuw"])
     game.change_count("mason", +1)
     assert game.counts["mason"] == 2  # Masons come in pairs
     game.change_count("seer", +1)
@@ -67,9 +67,9 @@ def test_game_counts_pairs_and_limits() -> None:
 
 
 def test_next_night_only_where_the_game_has_one() -> None:
-    onuw = Game.start(CATALOG.rulesets["onuw"])
+    onuw = GameSetup.start(CATALOG.rulesets["onuw"])
     assert not onuw.has_next_night
-    lupus = Game.start(CATALOG.rulesets["lupus"])
+    lupus = GameSetup.start(CATALOG.rulesets["lupus"])
     lupus.next_night()
     assert lupus.night == 2 and lupus.script("night").night == 2
 
@@ -91,7 +91,7 @@ def test_the_day_is_cut_into_speech_timers_and_waits() -> None:
 
 def test_countdown_warnings_adjust_and_pause() -> None:
     warnings = (TimerWarning(60, "One minute"), TimerWarning(10, "Ten seconds"))
-    timer = Countdown(120, warnings, now=0)
+    timer = RunningTimer(120, warnings, now=0)
     assert timer.due(30) == []
     assert [w.text for w in timer.due(61)] == ["One minute"]
     assert timer.due(62) == []

@@ -35,3 +35,17 @@ def test_every_module_says_what_it_is() -> None:
         if p.stat().st_size and ast.get_docstring(ast.parse(p.read_text(encoding="utf-8"))) is None
     ]
     assert bare == []
+
+
+def test_no_two_classes_share_a_name() -> None:
+    """One name per thing (issue 24): a class name says which thing it is anywhere in
+    the code (private classes, `_Name`, are their module's own)."""
+    defined: dict[str, list[str]] = {}
+    for path in _modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                defined.setdefault(node.name, []).append(str(path.relative_to(PACKAGE.parent)))
+    assert len(defined) > 100
+    twice = {name: where for name, where in defined.items() if len(where) > 1}
+    assert twice == {}

@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Static
 from narrator.i18n import N_
 from narrator.script import Pause, Say, Script
 from narrator.script.render_text import describe, timed_steps, total_seconds
-from narrator.session.game import Game
+from narrator.session.game import GameSetup
 from narrator.session.segments import clock
 from narrator.tui.text import NarratorFooter, follow, shape, t, tn
 
@@ -52,7 +52,7 @@ class PreviewScreen(Screen[None]):
             self.role_id = role_id
             self.seconds = seconds
 
-    def __init__(self, game: Game, wpm: int, audio_problem: str | None = None) -> None:
+    def __init__(self, game: GameSetup, wpm: int, audio_problem: str | None = None) -> None:
         super().__init__()
         self.game = game
         self.wpm = wpm

@@ -19,7 +19,7 @@ from textual.widgets import Button, Label, Static
 
 from narrator.i18n import N_
 from narrator.rules import describe_dealing
-from narrator.session.game import Game
+from narrator.session.game import GameSetup
 from narrator.tui.text import NarratorFooter, block, lang, shape, t, tn
 from narrator.tui.widgets.role_picker import RolePicker
 
@@ -52,7 +52,7 @@ class SetupScreen(Screen[None]):
     class SelectionChanged(Message):
         """The night chosen changed (players, roles): the app prepares its calls."""
 
-    def __init__(self, game: Game, rng: random.Random | None = None) -> None:
+    def __init__(self, game: GameSetup, rng: random.Random | None = None) -> None:
         super().__init__()
         self.game = game
         self.rng = rng or random.Random()

@@ -1,7 +1,7 @@
 """RolePicker: the roles of a ruleset, grouped by team, each with a count.
 
 It shows counts it is given and reports what the user asked for; the counts
-themselves live in the `Game` controller (attributes down, messages up).
+themselves live in the `GameSetup` controller (attributes down, messages up).
 """
 
 from __future__ import annotations
