@@ -35,7 +35,6 @@ from narrator.audio.mixer import (
 )
 from narrator.audio.player import OpenOutput, Playback, StreamOpener, open_output
 from narrator.audio.prepare import Preparation, Progress
-from narrator.audio.preview import preview_script
 from narrator.audio.settings import AudioSettings
 from narrator.audio.synth import (
     CachedSynthesizer,
@@ -45,6 +44,7 @@ from narrator.audio.synth import (
 )
 from narrator.audio.voices import VoiceRouter
 from narrator.script.model import Cue, Say, Script, Step, Timer
+from narrator.script.preview import preview_script
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

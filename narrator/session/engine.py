@@ -240,7 +240,7 @@ class SilentEngine:
 
     def preview(self, lang: str) -> SilentPlayback:
         """The settings' sample call (a wake call, its gap, the instruction, the close)."""
-        from narrator.audio.preview import preview_script
+        from narrator.script.preview import preview_script
 
         return self.play(preview_script(lang))
 

@@ -127,7 +127,8 @@ def test_a_broken_voice_is_one_clear_line(tmp_path: Path) -> None:
 
 def test_the_voice_preview_is_a_call_with_its_gap_over_the_bed(tmp_path: Path) -> None:
     from narrator.audio import AudioEngine, AudioSettings
-    from narrator.audio.preview import WAKE_GAP, preview_script
+    from narrator.script.defaults import WAKE_GAP
+    from narrator.script.preview import preview_script
     from tests.support.fake_synth import FakeSynth
 
     for lang in ("en", "it", "fa"):

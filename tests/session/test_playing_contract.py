@@ -132,7 +132,7 @@ def test_engine_close_ends_every_playback(engine: NightEngine) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "fa"])
 def test_preview_plays_the_sample_call_to_its_end(engine: NightEngine, lang: str) -> None:
-    from narrator.audio.preview import preview_script
+    from narrator.script.preview import preview_script
 
     script = preview_script(lang)
     assert next(s.after for s in script.steps if isinstance(s, Say)) > 0  # the wake-up gap
