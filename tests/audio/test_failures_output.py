@@ -14,12 +14,13 @@ import os
 import resource
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 import soundfile as sf
+
+from tests.support.cli import run_narrator
 
 NIGHT = ("render", "onuw", "--players", "3", "--no-bed")
 
@@ -29,14 +30,8 @@ def narrator(*argv: str, cwd: Path, limit: int | None = None) -> subprocess.Comp
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))  # type: ignore[arg-type]
 
-    return subprocess.run(
-        [sys.executable, "-m", "narrator.cli", *argv],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=cwd,
-        preexec_fn=limited if limit is not None else None,
-        check=False,
+    return run_narrator(
+        *argv, cwd=cwd, timeout=120, preexec_fn=limited if limit is not None else None
     )
 
 

@@ -13,7 +13,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -26,6 +25,7 @@ from scipy.signal import butter, sosfiltfilt
 from narrator.audio import AudioEngine, AudioSettings, Timeline
 from narrator.rules import load_ruleset, parse_roles
 from narrator.script import Plan, Script, build_script
+from tests.support.cli import run_narrator
 
 RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 WINDOW = 0.05  # seconds: the windows the issue counts
@@ -89,15 +89,8 @@ def narrator(*args: str, data: Path | None = None) -> subprocess.CompletedProces
     """Run the `narrator` command line; `data` (when given) is its XDG data folder
     (Piper voices) and holds its cache, else the shared speech cache is used."""
     folder = data if data is not None else _shared_cache()
-    env = {**os.environ, "XDG_DATA_HOME": str(folder), "XDG_CACHE_HOME": str(folder / "cache")}
-    return subprocess.run(
-        [sys.executable, "-m", "narrator.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=800,  # a cold neural voice on a loaded machine
-        env=env,
-        check=False,
-    )
+    env = {"XDG_DATA_HOME": str(folder), "XDG_CACHE_HOME": str(folder / "cache")}
+    return run_narrator(*args, env=env, timeout=800)  # a cold neural voice, a loaded machine
 
 
 def render_in_chunks(track: Any, total: int, seed: int = 3) -> np.ndarray:

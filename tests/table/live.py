@@ -96,6 +96,10 @@ class Live:
         assert status == 200, body
         return body
 
+    def seated(self, names: list[str]) -> list[str]:
+        """Each of `names` joins, in order: their tokens."""
+        return [self.join(name)[1] for name in names]
+
     def host(self, action: str, body: Any = None) -> tuple[int, Any]:
         """A host command; `next` and `end` are pressed in the table's phase now."""
         body = dict(body or {})

@@ -23,7 +23,7 @@ NAMES = ["Ann", "Bo", "Cy", "Di", "Ed"]
 
 
 def seated(live: Live, n: int = 5) -> list[str]:
-    return [live.join(name)[1] for name in NAMES[:n]]
+    return live.seated(NAMES[:n])
 
 
 def to_vote(live: Live) -> None:

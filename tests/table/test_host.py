@@ -21,17 +21,13 @@ from tests.table.live import Live, live_table
 from tests.unit.helpers import ruleset
 
 
-def seated(live: Live, names: list[str]) -> list[str]:
-    return [live.join(name)[1] for name in names]
-
-
 def names(live: Live) -> list[str]:
     return [p["name"] for p in live.call("GET", "/api/state")[1]["players"]]
 
 
 def test_the_host_removes_a_player_before_the_deal_and_the_seats_renumber() -> None:
     with live_table() as live:
-        tokens = seated(live, ["Ann", "Bo", "Cy", "Dee"])
+        tokens = live.seated(["Ann", "Bo", "Cy", "Dee"])
         assert live.host("remove", {"seat": 2, "name": "Bo"}) == (
             200,
             {"ok": True, "phase": "lobby"},
@@ -57,7 +53,7 @@ def test_the_host_removes_a_player_before_the_deal_and_the_seats_renumber() -> N
 
 def test_a_locked_table_takes_no_more_joins() -> None:
     with live_table() as live:
-        seated(live, ["Ann", "Bo"])
+        live.seated(["Ann", "Bo"])
         assert live.host("lock", {"locked": True})[0] == 200
         status, body = live.call("POST", "/api/join", {"name": "Zed", "room": live.table.room})
         assert status == 409 and body == {
@@ -71,7 +67,7 @@ def test_a_locked_table_takes_no_more_joins() -> None:
 
 def test_the_seats_go_in_sitting_order_by_name_before_the_deal() -> None:
     with live_table("lupus") as live:
-        tokens = seated(live, ["Ann", "Bo", "Cy", "Dee", "Eli", "Flo", "Gus"])
+        tokens = live.seated(["Ann", "Bo", "Cy", "Dee", "Eli", "Flo", "Gus"])
         order = ["Cy", "Ann", "Gus", "Bo", "Dee", "Eli", "Flo"]
         assert live.host("order", {"order": order})[0] == 200
         assert live.host("order", {"order": order})[0] == 200  # sent twice: the same order
@@ -99,7 +95,7 @@ async def _socket_closes(live: Live, token: str, then: object) -> int | None:
 
 def test_a_seat_moves_to_a_new_phone_mid_game_when_the_host_confirms() -> None:
     with live_table("onuw", options=Options(vote_seconds=300)) as live:
-        tokens = seated(live, ["Ann", "Bo", "Cy", "Dee"])
+        tokens = live.seated(["Ann", "Bo", "Cy", "Dee"])
         assert live.host("start")[0] == 200
         live.host("next")  # the night
         card = live.table.seats[1].card  # seat 2's
@@ -137,7 +133,7 @@ def test_a_seat_moves_to_a_new_phone_mid_game_when_the_host_confirms() -> None:
 
 def test_a_refused_request_gets_no_seat() -> None:
     with live_table() as live:
-        tokens = seated(live, ["Ann", "Bo", "Cy"])
+        tokens = live.seated(["Ann", "Bo", "Cy"])
         asked = live.call("POST", "/api/claim", {"room": live.table.room, "seat": 1})[1]
         assert live.host("claim", {"code": asked["code"], "confirm": "yes"})[0] == 400
         assert live.host("claim", {"code": asked["code"], "confirm": False})[0] == 200
@@ -158,7 +154,7 @@ def test_a_refused_request_gets_no_seat() -> None:
 
 def test_play_again_keeps_the_room_the_phones_and_the_seats() -> None:
     with live_table("onuw", options=Options(vote_seconds=300)) as live:
-        tokens = seated(live, ["Ann", "Bo", "Cy", "Dee"])
+        tokens = live.seated(["Ann", "Bo", "Cy", "Dee"])
         room = live.table.room
         assert live.host("again")[0] == 409  # not before the end
         assert live.host("start")[0] == 200
@@ -187,20 +183,20 @@ def test_the_running_count_comes_from_the_rulesets_setup() -> None:
 
         status, count = deck({})
         assert status == 200 and count["cards"] == 0 and "3 to 10" in count["errors"][0]
-        seated(live, ["Ann", "Bo", "Cy", "Dee", "Eli", "Flo"])
+        live.seated(["Ann", "Bo", "Cy", "Dee", "Eli", "Flo"])
         assert deck({})[1] == {"cards": 9, "dealt": 6, "aside": 3, "removed": 0, "errors": []}
         count = deck({"werewolf": 2, "villager": 2})[1]
         assert count["cards"] == 4 and count["errors"]
         assert deck({"dragon": 1})[0] == 400
     with live_table("lupus") as live:
-        seated(live, ["Ann", "Bo", "Cy", "Dee", "Eli", "Flo", "Gus"])
+        live.seated(["Ann", "Bo", "Cy", "Dee", "Eli", "Flo", "Gus"])
         count = live.call("POST", "/api/host/deck", {"roles": {}}, token=live.host_token)[1]
         assert (count["cards"], count["dealt"], count["removed"]) == (8, 7, 1)
 
 
 def test_the_host_view_has_each_roles_side_and_box_and_no_card() -> None:
     with live_table("onuw") as live:
-        seated(live, ["Ann", "Bo", "Cy"])
+        live.seated(["Ann", "Bo", "Cy"])
         live.host("start")
         view = live.call("GET", "/api/host/setup", token=live.host_token)[1]
         assert set(view["teams"]) == set(live.table.ruleset.role_ids)
@@ -248,7 +244,7 @@ def test_nan_and_a_string_deal_are_refused() -> None:
     with live_table() as live:
         status, body = live.call("POST", "/api/join", raw=b'{"name": NaN, "room": "X"}')
         assert status == 400 and body["error"] == "the request body must be JSON"
-        seated(live, ["Ann", "Bo", "Cy"])
+        live.seated(["Ann", "Bo", "Cy"])
         status, body = live.host("start", {"deal": "false"})
         assert status == 400 and '"deal"' in body["error"]
         assert live.table.phase == "lobby"
@@ -293,7 +289,7 @@ def test_the_host_token_travels_in_a_header_not_in_the_url() -> None:
 def test_an_announcement_is_shown_in_the_phase_it_was_made_in() -> None:
     """Review P7: "the cards are dealt" is not shown all through the day."""
     with live_table() as live:
-        seated(live, ["Ann", "Bo", "Cy"])
+        live.seated(["Ann", "Bo", "Cy"])
         live.host("start")
         said = live.service.announced[-1]
         assert live.service.said() == said and live.server._shared().endswith(json.dumps(said))

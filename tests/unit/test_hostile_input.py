@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from narrator.rules import load_catalog
+from tests.support.cli import run_narrator
 
 HERE = Path(__file__).parent
 BROKEN = HERE / "broken"
@@ -23,14 +23,7 @@ HOSTILE = ["deep_nesting", "alias_bomb", "alias_cycle", "nan_action_time", "deck
 
 
 def narrator(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "narrator.cli", *argv],
-        capture_output=True,
-        text=True,
-        timeout=30,  # a hang is a failure, not a stuck suite
-        env={**os.environ, **(env or {})},
-        check=False,
-    )
+    return run_narrator(*argv, env=env, timeout=30)  # a hang is a failure, not a stuck suite
 
 
 def one_line_exit_2(run: subprocess.CompletedProcess[str], message: str) -> None:
