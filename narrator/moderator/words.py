@@ -370,9 +370,14 @@ def _mark(w: Words, e: Entry) -> str:
 
 
 def _aura(w: Words, e: Entry) -> str:
+    # On the phones nobody raises a thumb: the engine tells her who did it.
     if not e.targets:
+        if w.phones:
+            return w.t("nobody looked at or moved a card tonight.")
         return w.t("nobody raised a thumb: nobody looked at or moved a card tonight.")
     names = w.names([w.who(t) for t in e.targets])
+    if w.phones:
+        return w.t("{names} looked at or moved a card tonight.", names=names)
     return w.t("{names} raised a thumb: they looked at or moved a card tonight.", names=names)
 
 

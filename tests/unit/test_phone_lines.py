@@ -317,3 +317,21 @@ def test_the_phones_table_voices_and_shows_the_phones_words() -> None:
     assert any("point at that player" in t for t in texts)
     assert "Tap another player" in describe(rs, "seer", "en", frozenset({"seer"}))
     assert (RULESETS / "lupus.yaml").exists()
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "fa"])
+def test_the_aura_seers_journal_raises_no_thumb_on_the_phones(lang: str) -> None:
+    """On the phones the engine tells the Aura Seer who looked at or moved a card;
+    nobody raised a thumb (with physical cards, they did)."""
+    from narrator.moderator.scenario import load, run
+    from narrator.moderator.words import Words
+
+    scenario = SCENARIOS / "onuw" / "bonus_aura_seer_sees_who_looked_or_moved.yaml"
+    game = run(load(scenario.read_text(encoding="utf-8")), ruleset).game
+    aura = next(e for e in game.log if e.kind == "aura")
+    assert aura.targets  # someone looked or moved: their names are in the line
+    phones, hands = Words(game, lang, phones=True).journal(aura), Words(game, lang).journal(aura)
+    assert not re.search(GESTURES[lang], phones), phones
+    assert re.search(GESTURES[lang], hands), hands  # the physical words keep the thumb
+    names = Words(game, lang).names([Words(game, lang).who(t) for t in aura.targets])
+    assert names in phones
