@@ -175,7 +175,7 @@ OFFLINE = """
 import json, sys
 from pathlib import Path
 from narrator.audio.packaged import KOKORO
-from narrator.audio.synth import Line
+from narrator.audio.synth import Utterance
 from narrator.audio.voices import VoiceRouter
 
 LINES = {"it": "Veggente, svegliati.", "en": "Seer, wake up.", "fa": "پیشگو، بیدار شو."}
@@ -184,7 +184,7 @@ said = {}
 try:
     for voice in KOKORO:
         for lang in dict.fromkeys(code.split("-")[0] for code in voice.speaks):
-            clip = router.synthesize(Line(LINES[lang], lang, voice.id, 150))
+            clip = router.synthesize(Utterance(LINES[lang], lang, voice.id, 150))
             said[f"{voice.id} {lang}"] = clip.seconds
 finally:
     router.close()
