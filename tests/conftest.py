@@ -62,6 +62,19 @@ LONG_BURNERS = (
 )
 
 
+# scripts/test runs again, alone, each test that failed among the workers: it names
+# the file the failed tests' ids go to (NUL-separated: a parameter may hold a newline),
+# without xdist's "@group" suffix, which a run without xdist does not know.
+FAILED_LIST = "NARRATOR_FAILED_TESTS"
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    where = os.environ.get(FAILED_LIST)
+    if where and report.failed:
+        with open(where, "a", encoding="utf-8") as file:
+            file.write(report.nodeid.split("@")[0] + "\0")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "sound_server" in getattr(item, "fixturenames", ()):
