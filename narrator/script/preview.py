@@ -21,10 +21,10 @@ LISTEN = 2.0  # seconds of bed between the instruction and the close
 def preview_script(lang: str) -> Script:
     """The sample call in `lang` (English for a language the catalogues lack)."""
     wake, act, close = (gettext(lang, text) for text in (WAKE, ACT, CLOSE))
-    steps = (
-        Say(wake, "seer", after=WAKE_GAP),
-        Say(act, "seer"),
-        Pause(LISTEN, "seer"),
-        Say(close, "seer"),
+    steps = (  # a sample, of no game: the steps name no role
+        Say(wake, after=WAKE_GAP),
+        Say(act),
+        Pause(LISTEN),
+        Say(close),
     )
     return Script("preview", "night", 1, lang, 0, (), steps)
