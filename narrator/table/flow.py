@@ -20,8 +20,8 @@ Night); accusation -> defence -> ballot -> verdict -> night ... (Lupus, Mafia,
 Wherewolf); the day's rounds of turns (Secret Moon)) -> end.
 
 Seats are `SeatIndex`es (0-based), as the engine's are: no conversion here. The
-clock is the session's `Clock` protocol on the wall's time base (`WallClock`): the
-deadlines are saved and must mean the same after a restart, which the session's
+clock is the `Clock` protocol on the wall's time base (`session.clock.WallClock`):
+the deadlines are saved and must mean the same after a restart, which the session's
 monotonic clock, restarted with the process, would not.
 """
 
@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import random
 import secrets
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -43,7 +42,7 @@ from narrator.rules import Ruleset
 from narrator.rules.powers import VoteRule
 from narrator.script import Script, Timer, day_timer
 from narrator.script.defaults import PACE, WAKE_GAP
-from narrator.session.clock import Clock
+from narrator.session.clock import Clock, WallClock
 from narrator.session.game import GameSetup
 from narrator.session.segments import RunningTimer
 from narrator.table.errors import TableError
@@ -52,18 +51,11 @@ from narrator.table.results import Reveal
 from narrator.table.seal import Vault
 from narrator.table.seats import Player, SeatIndex, Seats
 
-__all__ = ["PHASES", "VOTING", "Announcement", "Options", "Sealed", "TableFlow", "WallClock"]
+__all__ = ["PHASES", "VOTING", "Announcement", "Options", "Sealed", "TableFlow"]
 
 PHASES = frozenset({"lobby", *STAGES})
 T = TypeVar("T")
 Journal = dict[SeatIndex, list[dict[str, Any]]]  # what each player did and learned
-
-
-class WallClock:
-    """The session's `Clock` on the wall's time base: what the table saves."""
-
-    def now(self) -> float:
-        return time.time()
 
 
 @dataclass(frozen=True, slots=True)
