@@ -5,8 +5,8 @@ from __future__ import annotations
 from narrator.audio.settings import AudioSettings
 from narrator.script import Say, Timer, Wait
 from narrator.session import PhaseRunner, SilentEngine
-from tests.session.clock import ManualClock
 from tests.session.test_phase import Watch, until
+from tests.support.clock import ManualClock
 from tests.unit.helpers import script
 
 ROLES = "seer,pack_leader,werewolf,healer,villager:6"

@@ -14,7 +14,7 @@ import pytest
 from narrator.audio.settings import AudioSettings
 from narrator.script import Cue, Pause, Say, Script, Step, Timer, TimerWarning, Wait
 from narrator.session import PhaseEvent, PhaseRunner, SilentEngine
-from tests.session.clock import ManualClock
+from tests.support.clock import ManualClock
 from tests.support.wait import wait_until
 
 

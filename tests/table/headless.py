@@ -22,6 +22,7 @@ from narrator.rules.model import Ruleset
 from narrator.session.game import GameSetup
 from narrator.table import Table, TableError
 from narrator.table.service import Done, OnStep, TableService
+from tests.support.clock import ManualClock
 
 NAMES = ["Ann", "Bo", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
 
@@ -53,21 +54,13 @@ class QuietVoice:
         return None
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1_000.0
-
-    def now(self) -> float:
-        return self.t
-
-
 def play_to_the_end(
     ruleset: Ruleset, path: Path, *, deal: bool, seed: int = 0, nights: int = 4
 ) -> Table:
     """One game of `ruleset` on the phones, to its end (see the module). Returns the
     table at the end."""
     rng = random.Random(seed)
-    clock = Clock()
+    clock = ManualClock()
     table = Table(ruleset, ruleset.languages[0], rng=random.Random(seed), clock=clock)
     table.pace = 0.1
     service = TableService(table, QuietVoice(), save_path=path)
@@ -96,7 +89,7 @@ def play_to_the_end(
                     if table.phase != phase:
                         break
             if table.phase == phase:  # the rest abstain: the window closes
-                clock.t = (table.deadline or clock.t) + 1
+                clock.advance_to((table.deadline or clock.now()) + 1)
                 tick(service)
             looked(service, phones)
             continue
@@ -114,7 +107,7 @@ def play_to_the_end(
                     if table.phase != "day":
                         break
         if table.phase == phase and phase in ("day", "defence") and rng.random() < 0.5:
-            clock.t = (table.deadline or clock.t) + 1  # a timer runs out
+            clock.advance_to((table.deadline or clock.now()) + 1)  # a timer runs out
             if table.deadline is not None:
                 tick(service)
                 looked(service, phones)

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import random
-import threading
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -23,34 +21,6 @@ from narrator.table.server import RateLimit
 from narrator.table.service import TableVoice
 from narrator.table.voice import silent_voice
 from tests.unit.helpers import ruleset
-
-
-class HeldClock:
-    """The voice's clock, `speed` times as fast as the machine's, and held still while
-    a test lets the phones see (or answer) a call."""
-
-    def __init__(self, speed: float) -> None:
-        self.speed = speed
-        self.base = time.monotonic()
-        self.paused = 0.0
-        self.held_at: float | None = None
-        self.lock = threading.Lock()
-
-    def now(self) -> float:
-        with self.lock:
-            real = self.held_at if self.held_at is not None else time.monotonic()
-            return (real - self.base - self.paused) * self.speed
-
-    def hold(self) -> None:
-        with self.lock:
-            if self.held_at is None:
-                self.held_at = time.monotonic()
-
-    def release(self) -> None:
-        with self.lock:
-            if self.held_at is not None:
-                self.paused += time.monotonic() - self.held_at
-                self.held_at = None
 
 
 class Live:

@@ -14,7 +14,8 @@ from typing import Any
 from narrator.moderator import Step
 from narrator.table import Options, Table
 from narrator.table.voice import silent_voice
-from tests.table.live import HeldClock, Live, live_table
+from tests.support.clock import RunningClock
+from tests.table.live import Live, live_table
 from tests.table.test_night_live import rig
 from tests.unit.helpers import ruleset
 
@@ -104,10 +105,10 @@ def hold_card(page: Any) -> str:
 @contextmanager
 def held_game(
     game: str, pace: float = 0.2, options: Options | None = None, lang: str = "en"
-) -> Iterator[tuple[Live, HeldClock]]:
+) -> Iterator[tuple[Live, RunningClock]]:
     """A live table of `game` in `lang` whose voice (silent, 60 times as fast) is held
     still at every call until the test lets it go (`play_night`), and that clock."""
-    clock = HeldClock(60)
+    clock = RunningClock(60)
     table = Table(ruleset(game), lang, options=options or Options(), rng=random.Random(0))
     with live_table(table=table, voice=silent_voice(clock=clock)) as live:
         hold_at_every_call(live, clock)
@@ -115,7 +116,7 @@ def held_game(
         yield live, clock
 
 
-def hold_at_every_call(live: Live, clock: HeldClock) -> None:
+def hold_at_every_call(live: Live, clock: RunningClock) -> None:
     """Hold the voice's clock the moment a call's window opens (on the server's own
     thread, as the window opens), until the test has let every phone answer."""
     table = live.table
@@ -133,7 +134,7 @@ def hold_at_every_call(live: Live, clock: HeldClock) -> None:
 def play_night(
     live: Live,
     pages: list[Any],
-    clock: HeldClock,
+    clock: RunningClock,
     picks: dict[str, dict[int, list[str] | list[list[str]]]],
     before: Callable[[Step], None] | None = None,
     after: Callable[[Step], None] | None = None,

@@ -24,7 +24,8 @@ import aiohttp
 
 from narrator.table import Table
 from narrator.table.voice import silent_voice
-from tests.table.live import HeldClock, Live, live_table
+from tests.support.clock import RunningClock
+from tests.table.live import Live, live_table
 from tests.table.test_night_live import Held, rig
 from tests.unit.helpers import ruleset
 
@@ -183,7 +184,7 @@ def long_lupus(players: int = 12, nights: int = 9, changes: int = 4) -> Record:
     cards[3], cards[4], cards[5] = "seer", "medium", "bodyguard"
     table = Table(ruleset("lupus"), "it", rng=random.Random(7))
     table.pace = 0.1
-    clock = HeldClock(SPEED)
+    clock = RunningClock(SPEED)
     record = Record()
     with live_table(table=table, voice=silent_voice(clock=clock)) as live:
         held = Held(live, clock)
@@ -194,7 +195,7 @@ def long_lupus(players: int = 12, nights: int = 9, changes: int = 4) -> Record:
 async def _long_lupus(
     live: Live,
     held: Held,
-    clock: HeldClock,
+    clock: RunningClock,
     names: list[str],
     cards: list[str],
     nights: int,
@@ -224,7 +225,7 @@ async def _long_lupus(
 
 
 async def _night(
-    t: Table_, held: Held, clock: HeldClock, wolves: list[int], kill: bool, changes: int
+    t: Table_, held: Held, clock: RunningClock, wolves: list[int], kill: bool, changes: int
 ) -> None:
     live = t.live
     night = live.table.night
@@ -327,7 +328,7 @@ def secret_moon_turns() -> Record:
     table = Table(ruleset("secret_moon"), "en", rng=random.Random(3))
     table.pace = 0.1
     record = Record()
-    with live_table(table=table, voice=silent_voice(clock=HeldClock(SPEED))) as live:
+    with live_table(table=table, voice=silent_voice(clock=RunningClock(SPEED))) as live:
         asyncio.run(_secret_moon(live, long_names(len(cards)), cards, record))
     return record
 

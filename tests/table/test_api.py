@@ -15,7 +15,7 @@ import pytest
 from narrator.table import Options, Table, load_saved
 from narrator.table.seats import number
 from narrator.table.server import RateLimit
-from tests.session.clock import ManualClock
+from tests.support.clock import ManualClock
 from tests.table.live import Live, live_table
 from tests.unit.helpers import ruleset
 

@@ -19,10 +19,10 @@ import pytest
 from narrator.moderator import Step
 from narrator.table import Options, Table
 from narrator.table.voice import silent_voice
+from tests.support.clock import RunningClock
 from tests.table.live import live_table
 from tests.table.phones import (
     PATIENCE,
-    HeldClock,
     go_on,
     held_game,
     hold_at_every_call,
@@ -45,7 +45,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
 
 def test_one_night_on_six_phones(browser: Any, shots: Path) -> None:
     names = ["Ann", "Bo", "<i>Cy</i>", "Dara", "سارا", "Flo"]
-    clock = HeldClock(20)  # the voice fast, and still at its first call (every phone sees it)
+    clock = RunningClock(20)  # the voice fast, and still at its first call (every phone sees it)
     options = Options(vote_seconds=120)
     with live_table("onuw", options=options, voice=silent_voice(clock=clock)) as live:
         hold_at_every_call(live, clock)
@@ -202,7 +202,7 @@ def test_a_lupus_day_on_eight_phones(browser: Any, shots: Path) -> None:
     # the ballot told voter by voter, fast; the night held still until every phone
     # has shown it (a night at 20 times its pace is over in seconds, and the voice's
     # end of the night moves the table on to the day: a slow browser missed the night)
-    clock = HeldClock(20)
+    clock = RunningClock(20)
     voice = silent_voice(clock=clock)
     with live_table("lupus", voice=voice) as live:
         pages = seat_phones(browser, live, names)
@@ -323,7 +323,7 @@ def test_a_secret_moon_round_played_on_six_phones(browser: Any, shots: Path) -> 
     Ann questions Dee, who answers as the Minister and is shown, and the Wanderer
     captures him: the engine ends the game and every phone shows the winners."""
     names = ["Ann", "Bo", "Cy", "Dee", "Eve", "Flo"]
-    voice = silent_voice(clock=HeldClock(20))
+    voice = silent_voice(clock=RunningClock(20))
     table = Table(ruleset("secret_moon"), "en", rng=random.Random(0))
     table.pace = 0.1
     with live_table(table=table, voice=voice) as live:

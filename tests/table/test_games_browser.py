@@ -19,9 +19,9 @@ import pytest
 
 from narrator.table import Table
 from narrator.table.voice import silent_voice
+from tests.support.clock import RunningClock
 from tests.table.live import live_table
 from tests.table.phones import (
-    HeldClock,
     deal,
     held_game,
     play_night,
@@ -260,7 +260,7 @@ def test_secret_moon_s_three_rounds_on_the_phones_and_the_princess_wins(
     the last round ends the Princess's side wins."""
     names = ["Ann", "Bo", "Cy", "Dee", "Eve"]
     cards = ["princess", "priestess", "minister", "guard", "guard"]
-    clock = HeldClock(20)
+    clock = RunningClock(20)
     voice = silent_voice(clock=clock)
     with live_table(
         table=Table(ruleset("secret_moon"), "en", rng=random.Random(0)), voice=voice

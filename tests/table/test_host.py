@@ -16,7 +16,7 @@ from typing import Any
 import aiohttp
 
 from narrator.table import Options, Table, load_saved, save
-from tests.session.clock import ManualClock
+from tests.support.clock import ManualClock
 from tests.table.live import Live, live_table
 from tests.unit.helpers import ruleset
 

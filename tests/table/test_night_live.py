@@ -23,8 +23,9 @@ from narrator.moderator import Game as Engine
 from narrator.session import PhaseEvent
 from narrator.table import Table
 from narrator.table.voice import silent_voice
+from tests.support.clock import RunningClock
 from tests.support.wait import wait_until_async
-from tests.table.live import HeldClock, Live, live_table
+from tests.table.live import Live, live_table
 from tests.unit.helpers import ruleset
 
 NAMES = ["Ann", "Bo", "Cy", "Dee"]
@@ -38,7 +39,7 @@ class Held:
     a short window before every phone had seen it, on a busy machine). Notes when the
     night began and ended on that clock, not the machine's."""
 
-    def __init__(self, live: Live, clock: HeldClock) -> None:
+    def __init__(self, live: Live, clock: RunningClock) -> None:
         self.table = live.table
         self.clock = clock
         self.ids: list[str] = []  # the calls held, in order
@@ -64,7 +65,7 @@ class Held:
     def call(self) -> str | None:
         """The call the voice is held at, once the server has opened its window."""
         desk = self.table.desk
-        if self.clock.held_at is None or desk is None or desk.open is None:
+        if not self.clock.held or desk is None or desk.open is None:
             return None
         step_id = desk.open.step.id
         return step_id if self.ids and step_id == self.ids[-1] else None
@@ -103,7 +104,7 @@ def night(cards: list[str], centre: list[str], answer: bool = True) -> dict[str,
     """One One Night night, every phone recorded; returns what a watcher could see."""
     table = Table(ruleset("onuw"), "en")
     table.pace = 0.1
-    clock = HeldClock(SPEED)
+    clock = RunningClock(SPEED)
     with live_table(table=table, voice=silent_voice(clock=clock)) as live:
         held = Held(live, clock)
         tokens = [live.join(n)[1] for n in NAMES]
@@ -245,7 +246,7 @@ def test_every_phone_alike_whatever_its_card_and_the_night_as_long_either_way() 
 def test_a_phone_reloaded_mid_night_gets_the_same_prompt_and_the_night_goes_on() -> None:
     table = Table(ruleset("onuw"), "en")
     table.pace = 0.1
-    clock = HeldClock(8)
+    clock = RunningClock(8)
     with live_table(table=table, voice=silent_voice(clock=clock)) as live:
         held = Held(live, clock)
         tokens = [live.join(n)[1] for n in NAMES]

@@ -19,7 +19,7 @@ from narrator.session import Session, Settings, SilentEngine, SystemClock
 from narrator.table import Options, Table
 from narrator.table.announce import announce
 from narrator.table.lines import line
-from tests.session.clock import ManualClock
+from tests.support.clock import ManualClock
 from tests.table.live import live_table
 from tests.table.test_api import ws_views
 from tests.unit.helpers import RULESETS
@@ -71,7 +71,7 @@ def phones_day(path: Path, nights: int) -> list[float]:
         assert t.night == night
         t.advance()  # night -> day
         assert t.phase == "day" and t.deadline is not None
-        lengths.append(t.deadline - clock.t)
+        lengths.append(t.deadline - clock.now())
         assert t.referee is not None
         t.referee.phase = "verdict"  # straight to the next night (votes are tested elsewhere)
         if night < nights:
@@ -130,12 +130,12 @@ def test_the_phones_day_says_the_app_s_warnings_when_the_app_would_and_its_end()
     (timer, *_) = [s for s in t.game().script("day").steps if isinstance(s, Timer)]
     assert timer.warnings and timer.end  # the ruleset's day speaks: this test means it
     deadline = t.deadline
-    assert deadline is not None and deadline - clock.t == timer.seconds
+    assert deadline is not None and deadline - clock.now() == timer.seconds
     heard: list[tuple[float, str]] = []
     while t.phase == "day":
         clock.advance(0.2)  # the server's tick
         t.tick()
-        heard += [(clock.t, text) for text in _said(t)]
+        heard += [(clock.now(), text) for text in _said(t)]
     warnings = [(round(deadline - w.at, 1), w.text) for w in timer.warnings]
     assert [(round(at, 1), text) for at, text in heard[: len(warnings)]] == warnings
     assert heard[len(warnings)] == (pytest.approx(deadline, abs=0.2), timer.end)
@@ -149,11 +149,11 @@ def test_a_day_the_host_ends_early_says_no_end_and_a_resumed_one_nothing_late() 
     t = _onuw_day(clock)
     (timer, *_) = [s for s in t.game().script("day").steps if isinstance(s, Timer)]
     assert [w.at for w in timer.warnings] == [60, 10] and t.deadline is not None
-    clock.t = t.deadline - 30  # past "One minute left.", before "Ten seconds."
+    clock.advance_to(t.deadline - 30)  # past "One minute left.", before "Ten seconds."
     t._warned = (None, None)  # as a game opened again from its saved file
     t.tick()
     assert _said(t) == []  # what passed while the game was closed is not said late
-    clock.t = t.deadline - 9.9
+    clock.advance_to(t.deadline - 9.9)
     t.tick()
     assert _said(t) == [timer.warnings[1].text]
     t.advance()  # the host goes on: the table is done talking, no "Time is up."
@@ -171,7 +171,7 @@ def test_the_table_s_voice_and_every_phone_give_the_warning() -> None:
         assert live.host("next")[0] == 200  # the night
         assert live.host("next")[0] == 200  # the host ends it: the day
         assert t.phase == "day" and t.deadline is not None
-        clock.t = t.deadline - 59.9
+        clock.advance_to(t.deadline - 59.9)
         views = asyncio.run(
             ws_views(live, tokens[2], until=lambda v: v.get("said") == "One minute left.")
         )
@@ -197,13 +197,13 @@ def test_the_phones_vote_windows_are_the_ruleset_s(tmp_path: Path) -> None:
         t.advance()  # night -> day
         while t.phase != "accusation":
             t.advance()
-        assert t.deadline is not None and t.deadline - clock.t == windows[0]
+        assert t.deadline is not None and t.deadline - clock.now() == windows[0]
         a, b = t.alive()[:2]
         for voter in t.voters():  # everyone on one player, and that one on another
             t.vote(t.seat(voter), a if voter != a else b)
         while t.phase != "ballot":
             t.advance()
-        assert t.deadline is not None and t.deadline - clock.t == windows[1]
+        assert t.deadline is not None and t.deadline - clock.now() == windows[1]
 
     onuw = _onuw_day(ManualClock())
     onuw.advance()

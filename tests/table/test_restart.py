@@ -22,7 +22,6 @@ import random
 import signal
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -42,6 +41,7 @@ from narrator.table import Table, load_saved, save
 from narrator.table.sealed import open_with
 from narrator.table.service import TableService
 from narrator.table.voice import SessionVoice, silent_voice
+from tests.support.clock import TurnClock
 from tests.unit.helpers import ruleset
 
 NAMES = ["Ann", "Bo", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -178,36 +178,6 @@ def answer_all(service: TableService, tokens: list[str], done: list[set[str]]) -
                 skip += 1
                 assert skip < len(prompt["options"]), prompt
             mine.add(prompt["id"])  # the answer came back
-
-
-class TurnClock:
-    """The voice's clock, moving on `quantum` seconds at each look of the voice's
-    driver (its looks come 20 ms apart; the reads of one look share a time), whatever
-    the machine's speed: a call -- several seconds long -- is never passed between two
-    looks, busy machine or not. Held still while the phones answer."""
-
-    def __init__(self, quantum: float) -> None:
-        self.quantum = quantum
-        self.t = 0.0
-        self.held = False
-        self.looked = 0.0  # when the clock last moved, on the machine's own clock
-        self.lock = threading.Lock()
-
-    def now(self) -> float:
-        with self.lock:
-            real = time.monotonic()
-            if not self.held and real - self.looked > 0.005:
-                self.t += self.quantum
-                self.looked = real
-            return self.t
-
-    def hold(self) -> None:
-        with self.lock:
-            self.held = True
-
-    def release(self) -> None:
-        with self.lock:
-            self.held = False
 
 
 def hold_at_every_call(service: TableService, clock: TurnClock) -> None:

@@ -15,7 +15,7 @@ import pytest
 from narrator.table import Options, Player, Table, TableError, load_saved, save, views
 from narrator.table.seal import GameKey, SealError, Vault, seat_key
 from narrator.table.sealed import open_with, secret
-from tests.session.clock import ManualClock
+from tests.support.clock import ManualClock
 from tests.unit.helpers import ruleset
 
 NAMES = ("Ann", "Bo", "Cy", "Dee", "Eve", "Fay", "Gus")

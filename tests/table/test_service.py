@@ -22,7 +22,7 @@ import pytest
 from narrator.table import Options, Table, TableError, load_saved
 from narrator.table.service import TableService
 from narrator.table.voice import silent_voice
-from tests.table.live import HeldClock
+from tests.support.clock import RunningClock
 from tests.unit.helpers import ruleset
 
 NAMES = ["Ann", "Bo", "Cy", "Dee"]
@@ -38,7 +38,7 @@ async def until(done: Callable[[], bool], seconds: float = 30) -> None:
 def a_service(game: str = "onuw", save_path: Path | None = None) -> TableService:
     table = Table(ruleset(game), "en", rng=random.Random(0), options=Options(vote_seconds=300))
     table.pace = 0.1
-    return TableService(table, silent_voice(clock=HeldClock(60)), save_path=save_path)
+    return TableService(table, silent_voice(clock=RunningClock(60)), save_path=save_path)
 
 
 def served(service: TableService, body: Callable[[TableService], Any]) -> None:
@@ -176,7 +176,7 @@ def test_a_sealed_game_opens_by_a_command_and_the_service_goes_on(tmp_path: Path
 
     served(first, to_the_vote)
     table = load_saved(path, ruleset("onuw"))
-    service = TableService(table, silent_voice(clock=HeldClock(60)), save_path=path)
+    service = TableService(table, silent_voice(clock=RunningClock(60)), save_path=path)
     pushed: list[int] = []
     service.listeners.append(lambda: pushed.append(service.public()["sealed"]))
 

@@ -20,7 +20,7 @@ from narrator.table.names import MAX_NAME, clean_name
 from narrator.table.results import VerdictResult, VoteResult, Winners
 from narrator.table.saved import dump
 from narrator.table.sealed import open_with, secret
-from tests.session.clock import ManualClock
+from tests.support.clock import ManualClock
 from tests.unit.helpers import ruleset
 
 RULESETS = Path(__file__).resolve().parents[2] / "rulesets"

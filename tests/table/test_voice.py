@@ -16,17 +16,8 @@ from narrator.rules import load_catalog
 from narrator.session import GameSetup, Session, Settings, SilentEngine, SystemClock
 from narrator.table.lines import join_names, line
 from narrator.table.voice import SessionVoice, silent_voice
+from tests.support.clock import RunningClock
 from tests.table.live import live_table
-
-
-class FastClock:
-    """Time that runs a hundred times faster: a silent night in seconds."""
-
-    def __init__(self) -> None:
-        self.start = time.monotonic()
-
-    def now(self) -> float:
-        return self.start + (time.monotonic() - self.start) * 100
 
 
 class BrokenEngine(SilentEngine):
@@ -68,8 +59,8 @@ def test_say_never_blocks_and_every_line_is_heard_in_order(voice: SessionVoice) 
 
 
 def test_a_night_ends_by_itself_once_heard() -> None:
-    clock = FastClock()
-    with live_table("onuw", voice=silent_voice(clock)) as live:  # type: ignore[arg-type]
+    clock = RunningClock(100)  # a silent night in seconds
+    with live_table("onuw", voice=silent_voice(clock)) as live:
         for name in ("Ann", "Bo", "Cy"):
             live.join(name)
         live.host("start")
@@ -99,7 +90,7 @@ def test_a_night_resumed_is_played_from_its_call_and_told_in_the_scripts_steps()
     game = GameSetup(load_catalog().get("lupus"), 7, {"werewolf": 2, "seer": 1, "villager": 4})
     steps = game.script("night").steps
     first = next(i for i, s in enumerate(steps) if getattr(s, "role", None) == "seer")
-    voice = silent_voice(FastClock())  # type: ignore[arg-type]
+    voice = silent_voice(RunningClock(100))  # a silent night in seconds
     heard: list[int] = []
     ended: list[str | None] = []
     voice.night(game, ended.append, heard.append, first)

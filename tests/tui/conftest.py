@@ -10,7 +10,8 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from tests.tui.fakes import ManualClock, screen_text
+from tests.support.clock import ManualClock
+from tests.tui.fakes import screen_text
 
 # Each round of `run_until` and `settle`: the app's pending messages are handled, then
 # this much real time lets the session's threads run (they are woken, never polled).

@@ -1,8 +1,9 @@
-"""Test doubles for the app: a manual clock and an engine that records what it played.
+"""Test doubles for the app: an engine that records what it played.
 
-`RecordingEngine` is the app's `SilentEngine` on a `ManualClock`: nothing moves until
-a test advances the clock, so a five-minute discussion passes in one call, and every
-step the playback went through is remembered (a skipped step is not).
+`RecordingEngine` is the app's `SilentEngine` on a `ManualClock`
+(tests/support/clock.py): nothing moves until a test advances the clock, so a
+five-minute discussion passes in one call, and every step the playback went through
+is remembered (a skipped step is not).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from narrator.script import Say, Script, Step
 from narrator.session.config import Settings, SettingsStore
 from narrator.session.engine import AudioChoices, NoChoices, SilentEngine, SilentPlayback
 from narrator.tui.app import NarratorApp
-from tests.session.clock import ManualClock
+from tests.support.clock import ManualClock
 
 
 class RecordingEngine(SilentEngine):

@@ -18,8 +18,9 @@ from narrator.session.config import Settings
 from narrator.tui.screens.day import DayScreen
 from narrator.tui.screens.night import NightScreen
 from narrator.tui.widgets.call_view import CallView
+from tests.support.clock import ManualClock
 from tests.tui.conftest import run_until, settle, shows, sync
-from tests.tui.fakes import ManualClock, make_app, screen_text
+from tests.tui.fakes import make_app, screen_text
 from tests.tui.languages import english_in
 
 SIZE = (100, 32)

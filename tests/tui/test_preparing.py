@@ -15,7 +15,7 @@ from narrator.script import Say, Script
 from narrator.tui.screens.night import NightScreen
 from narrator.tui.screens.preview import PreviewScreen
 from narrator.tui.screens.setup import SetupScreen
-from tests.session.clock import ManualClock
+from tests.support.clock import ManualClock
 from tests.tui.conftest import settle, shows, sync
 from tests.tui.fakes import RecordingEngine, make_app, screen_text
 

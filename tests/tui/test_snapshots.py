@@ -17,8 +17,9 @@ from textual.widgets import Input
 from narrator.tui.app import NarratorApp
 from narrator.tui.screens.day import DayScreen
 from narrator.tui.screens.night import NightScreen
+from tests.support.clock import ManualClock
 from tests.tui.conftest import run_until, settle
-from tests.tui.fakes import ManualClock, make_app, screen_text
+from tests.tui.fakes import make_app, screen_text
 
 SIZE = (100, 32)
 ONUW = ("down", "down", "enter")

@@ -6,7 +6,7 @@ A path is a word with a slash that starts at a top folder of the repository
 (`narrator/`, `tests/`, `scripts/` ...) or ends in a file's extension. The docs
 name files from the repository's root, from `narrator/` (`table/state.py`) or from
 inside one package (`screens/record.py`, `static/common.js`), and a module's class
-as `tests/session/clock.ManualClock`: each of those counts. A word in capitals is a
+as `tests/support/clock.ManualClock`: each of those counts. A word in capitals is a
 placeholder (`rulesets/lexicon/LANG.yaml`).
 """
 
@@ -55,9 +55,10 @@ def test_the_check_finds_paths_and_misses() -> None:
         "screens/record.py",
         "tests/support/sound.py",
     ]
-    assert exists("tests/session/clock.ManualClock")
+    assert exists("tests/support/clock.ManualClock")
     assert exists("rulesets/lexicon/LANG.yaml")
     assert exists("table/join.png", ROOT / "docs" / "TABLE.md")
     assert not exists("table/join.png")
     assert not exists("tests/audio/sound.py")
+    assert not exists("tests/session/clock.ManualClock")
     assert not exists("scripts/bench_nothing")
