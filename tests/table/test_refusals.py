@@ -1,26 +1,33 @@
-"""A refusal reaches a phone in its table's language, on a real server (loopback):
-the `refused` of a night's answer or a turn, the `error` of any other answer. Four of
-the five games are played in Italian, One Night in Persian too: a late tap, a vote
-out of its window or for a player it may not choose, a taken name -- in Italian and
-in Persian -- and Secret Moon's turns the rules refuse, in Italian (Secret Moon has
-no Persian: no table plays it so; its refusals in Persian, with the ruleset's
+"""A refusal reaches a phone in its table's language: the `refused` of a night's
+answer or a turn, the `error` of any other answer. Four of the five games are played
+in Italian, One Night in Persian too. Over a real server (loopback): a late tap, a
+vote out of its window or for a player it may not choose, a taken name, in Italian
+and in Persian; Secret Moon's turns the rules refuse, in Italian (Secret Moon has no
+Persian, so no table plays it so: its refusals in Persian, with the ruleset's
 English names, are tests/unit/test_phrase.py's). Each answer to a phone's act, turn
 or vote is still exactly STEP bytes: a Persian line is about twice the bytes of its
-English, and the padding holds it.
+English, and the padding holds it. On the night's desk: a Mafia agent's arrest the
+rules refuse, in Italian.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import urllib.error
 import urllib.request
+from collections import Counter
 from typing import Any
 
 import pytest
 
+from narrator.moderator import Game as Engine
+from narrator.session.game import GameSetup
+from narrator.table.night import NightDesk
 from narrator.table.server import STEP
 from tests.table.live import Live, live_table
 from tests.table.test_state import secret_moon_day
+from tests.unit.helpers import ruleset
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed"]
 
@@ -104,3 +111,21 @@ def test_secret_moons_refused_turns_in_italian_as_long_as_one_taken() -> None:
         assert body["ok"] is True
         _, body = turn(0, "pass", [])
         assert body["refused"] == words["one_each"]
+
+
+def test_an_agent_tapping_a_fellow_agent_is_refused_in_italian() -> None:
+    """The night's `refused` (a choice the rules refuse for this card): in the table's
+    language too, in the shape of any answer."""
+    names = ["Ann", "Bo", "Cy", "Dee", "Eve", "Fay"]
+    rs = ruleset("mafia_infiltrators")
+    cards = ["agent", "gangster", "agent", "gangster", "torturer", "gangster"]
+    script = GameSetup(rs, len(names), dict(Counter(cards)), "it", 1).script("night")
+    desk = NightDesk.begin(Engine.deal(rs, names, cards, [], rng=random.Random(3)), script, "it")
+    arrest = next(w for w in desk.windows if w.step.role == "agent")
+    desk.at(arrest.first)
+    mate = desk.act(0, arrest.step.id, ["seat:3"])  # agent Ann taps agent Cy
+    assert mate == {
+        "ok": False,
+        "learned": [],
+        "refused": "Ann non può scegliere Cy in questa chiamata",
+    }
