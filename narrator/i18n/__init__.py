@@ -10,7 +10,10 @@ page) asks it for the words of one language.
 `gettext(lang, text)` and `ngettext(...)` translate; `N_()` marks a text for
 extraction where it is defined (a key description, a class constant) and is
 translated where it is shown. English needs no catalogue: a missing message or
-language falls back to the English text, never to an error.
+language falls back to the English text, never to an error. A sentence made in one
+place and said in another's language -- a refusal, made by the engine, read on a
+phone -- is a `phrase.Phrase`: the English msgid and its values, said in any
+language when shown.
 """
 
 from __future__ import annotations

@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NewType
 
-from narrator.rules.powers import Pick
+from narrator.i18n.phrase import Phrase, say
+from narrator.rules.powers import Ability, Pick
 
 SeatIndex = NewType("SeatIndex", int)  # 0-based: the first player to sit is 0
 
@@ -59,8 +60,29 @@ class Place:
         return self.index < 0
 
 
+@dataclass(frozen=True, slots=True)
+class Verb:
+    """A day's action named in a refusal ("cannot capture"): in English its id, a
+    verb; in another language its label, as the phone's button says it."""
+
+    action: Ability
+
+    def get(self, lang: str) -> str:
+        label = self.action.label
+        return self.action.id if lang == "en" or label is None else label.get(lang)
+
+
 class MoveError(ValueError):
-    """A command the rules do not allow (a choice the role cannot make, a dead voter)."""
+    """A command the rules do not allow (a choice the role cannot make, a dead voter).
+    str() is the English (the command line, `narrator replay`); a phone shows
+    `say(lang)`, the same refusal in its table's language."""
+
+    def __init__(self, said: Phrase | str) -> None:
+        super().__init__(str(said))
+        self.said = said
+
+    def say(self, lang: str) -> str:
+        return say(self.said, lang)
 
 
 @dataclass(slots=True)
@@ -150,10 +172,21 @@ def parse_place(text: str) -> Place:
     return Place(kind, int(number) - 1)
 
 
-def pick_words(pick: Pick) -> str:
-    """A way to answer in words, for a refusal: "1 other player(s)"."""
+def pick_words(pick: Pick) -> Phrase | str:
+    """A way to answer in words, for a refusal: "1 other player(s)" (the English
+    says both numbers alike; a language with its own plurals, each)."""
     if pick.named:
-        return " or ".join(pick.named)
+        return either(list(pick.named))
+    if pick.players and pick.other:
+        return Phrase.counted("{n} other player(s)", "{n} other player(s)", pick.players)
     if pick.players:
-        return f"{pick.players} other player(s)" if pick.other else f"{pick.players} player(s)"
-    return f"{pick.centre} centre card(s)"
+        return Phrase.counted("{n} player(s)", "{n} player(s)", pick.players)
+    return Phrase.counted("{n} centre card(s)", "{n} centre card(s)", pick.centre)
+
+
+def either(ways: Sequence[Phrase | str]) -> Phrase | str:
+    """The ways to answer as one, "a or b or c", in a refusal's language."""
+    said, *rest = ways
+    for way in rest:
+        said = Phrase("{a} or {b}", a=said, b=way)
+    return said

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from narrator.i18n.phrase import Phrase
 from narrator.moderator import sides, votes
 from narrator.moderator.board import MoveError, Place
 from narrator.moderator.log import Cause, Entry, Kind
@@ -44,13 +45,14 @@ def vote(game: Game, ballot: dict[int, int | None]) -> list[int]:
     for voter, target in ballot.items():
         name = game.seats[voter].name
         if not game.seats[voter].alive:
-            raise MoveError(f"{name} is dead and cannot vote")
+            raise MoveError(Phrase("{name} is dead and cannot vote", name=name))
         if target is None:
             continue
         if target == voter and not rule.self_vote:
-            raise MoveError(f"{name} cannot vote for themselves")
+            raise MoveError(Phrase("{name} cannot vote for themselves", name=name))
         if not game.seats[target].alive:
-            raise MoveError(f"{name} votes for {game.seats[target].name}, who is dead")
+            whom = game.seats[target].name
+            raise MoveError(Phrase("{name} votes for {whom}, who is dead", name=name, whom=whom))
     _votes(game, "vote", ballot)
     _turn(game, rule, ballot)
     counted = votes.count(ballot, rule.min_votes, modifiers(game, rule))
@@ -125,10 +127,10 @@ def accuse(game: Game, accusations: dict[int, int | None]) -> list[int]:
     for voter, target in accusations.items():
         who = game.seats[voter]
         if rule.accusers == "alive" and not who.alive:
-            raise MoveError(f"{who.name} is dead and cannot accuse")
+            raise MoveError(Phrase("{name} is dead and cannot accuse", name=who.name))
         if rule.accusers == "alive" and not who.free:
-            raise MoveError(f"{who.name} is a prisoner and cannot accuse")
-        _check_target(game, voter, target, "accuse")
+            raise MoveError(Phrase("{name} is a prisoner and cannot accuse", name=who.name))
+        _check_target(game, voter, target)
     _votes(game, "accuse", accusations)
     in_play = [i for i, s in enumerate(game.seats) if s.alive and s.free]
     everyone = list(range(len(game.seats)))
@@ -160,17 +162,24 @@ def ballot(game: Game, ballot_: dict[int, int | None]) -> int | None:
     rule = _rule(game, "accusation_ballot")
     suspects = game.day.suspects
     if not suspects and any(t is not None for t in ballot_.values()):
-        raise MoveError("there is no ballot today: nobody is a suspect")
+        raise MoveError(Phrase("there is no ballot today: nobody is a suspect"))
     for voter, target in ballot_.items():
         who = game.seats[voter]
         if not who.alive:
-            raise MoveError(f"{who.name} is dead and cannot vote in the ballot")
+            raise MoveError(Phrase("{name} is dead and cannot vote in the ballot", name=who.name))
         if not who.free:
-            raise MoveError(f"{who.name} is a prisoner and cannot vote in the ballot")
+            raise MoveError(
+                Phrase("{name} is a prisoner and cannot vote in the ballot", name=who.name)
+            )
         if voter in suspects:
-            raise MoveError(f"{who.name} is a suspect and cannot vote in the ballot")
+            raise MoveError(
+                Phrase("{name} is a suspect and cannot vote in the ballot", name=who.name)
+            )
         if target is not None and target not in suspects:
-            raise MoveError(f"{who.name} votes for {game.seats[target].name}, not a suspect")
+            whom = game.seats[target].name
+            raise MoveError(
+                Phrase("{name} votes for {whom}, not a suspect", name=who.name, whom=whom)
+            )
     if not suspects:
         return None
     _votes(game, "ballot", ballot_)
@@ -200,16 +209,18 @@ def _rule(game: Game, kind: str) -> VoteRule:
     return outcome.vote
 
 
-def _check_target(game: Game, voter: int, target: int | None, what: str) -> None:
+def _check_target(game: Game, voter: int, target: int | None) -> None:
+    """Whom `voter` accuses: another player, alive and free."""
     name = game.seats[voter].name
     if target is None:
         return
     if target == voter:
-        raise MoveError(f"{name} cannot {what} themselves")
+        raise MoveError(Phrase("{name} cannot accuse themselves", name=name))
+    whom = game.seats[target].name
     if not game.seats[target].alive:
-        raise MoveError(f"{name} cannot {what} {game.seats[target].name}, who is dead")
+        raise MoveError(Phrase("{name} cannot accuse {whom}, who is dead", name=name, whom=whom))
     if not game.seats[target].free:
-        raise MoveError(f"{name} cannot {what} {game.seats[target].name}, a prisoner")
+        raise MoveError(Phrase("{name} cannot accuse {whom}, a prisoner", name=name, whom=whom))
 
 
 def _votes(game: Game, kind: Kind, ballot: dict[int, int | None]) -> None:

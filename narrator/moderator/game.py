@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from narrator.i18n.phrase import Phrase
 from narrator.moderator import calls as calls_
 from narrator.moderator import dawn as dawn_
 from narrator.moderator import day as day_
@@ -209,11 +210,13 @@ class Game:
         else:
             self.centre[target.index] = card
 
-    def describe(self, place: Place) -> str:
-        """A place in words, for error messages: a player's name, centre card K."""
+    def describe(self, place: Place) -> Phrase | str:
+        """A place in words, for a refusal: a player's name, centre card K."""
         if place.is_seat and 0 <= place.index < len(self.seats):
             return self.seats[place.index].name
-        return f"centre card {place.index + 1}" if place.is_centre else repr(place.kind)
+        if place.is_centre:
+            return Phrase("centre card {k}", k=place.index + 1)
+        return repr(place.kind)
 
     # -- writing the log -----------------------------------------------------------
 

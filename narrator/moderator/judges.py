@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from narrator.i18n.phrase import Phrase
 from narrator.moderator import votes as counting
 from narrator.moderator.board import MoveError, Place, SeatIndex
 from narrator.moderator.game import Game
@@ -231,4 +232,4 @@ class PhysicalJudge:
     def turn(
         self, seat: SeatIndex, action: str, choice: Sequence[Place], role: str | None
     ) -> tuple[list[Entry], list[SeatIndex]]:
-        raise MoveError("the turns are played at the table, with the cards")
+        raise MoveError(Phrase("the turns are played at the table, with the cards"))

@@ -32,8 +32,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from narrator.i18n.phrase import Phrase, Value
 from narrator.moderator import effects
-from narrator.moderator.board import MoveError, Place, Prompt, Step, pick_words
+from narrator.moderator.board import MoveError, Place, Prompt, Step, Verb, either, pick_words
 from narrator.moderator.calls import abilities, actors, following, in_play, role_of, steps, use
 from narrator.moderator.dawn import DAWN_EFFECTS, Pending
 from narrator.moderator.effects import Act
@@ -204,7 +205,8 @@ def act(game: Game, step: Step, seat: int, choice: Sequence[Place]) -> list[Entr
     tonight = game.tonight
     asked = prompt(game, step, seat) or tonight.group_prompts.get((step.id, seat))
     if asked is None:
-        raise MoveError(f"{game.seats[seat].name} has nothing to choose at this call")
+        name = game.seats[seat].name
+        raise MoveError(Phrase("{name} has nothing to choose at this call", name=name))
     ability = game.ability(asked.role, asked.ability)
     picked = targets(game, asked, seat, choice, ability)
     use(game, seat, asked.role, ability)
@@ -358,25 +360,29 @@ def targets(
     seat: int,
     choice: Sequence[Place],
     ability: Ability,
-    verb: str = "choose",
+    action: Ability | None = None,
 ) -> list[Place]:
     """`choice` checked against the prompt (and the power's reserved targets, `only`,
-    refused as `verb`: "capture"): the places picked, or a MoveError naming the
-    player. `only` is meant for cards the table knows (a capture needs a shown card):
-    on a hidden one, the refusal would tell the actor what it is."""
+    refused as the day's `action` -- "cannot capture" -- or, at night, as a choice):
+    the places picked, or a MoveError naming the player. `only` is meant for cards
+    the table knows (a capture needs a shown card): on a hidden one, the refusal
+    would tell the actor what it is."""
     name = game.seats[seat].name
     if len(set(choice)) != len(choice):
-        raise MoveError(f"{name} chose the same card twice")
+        raise MoveError(Phrase("{name} chose the same card twice", name=name))
     for option in choice:
         if option not in asked.options:
-            raise MoveError(f"{name} cannot choose {game.describe(option)} at this call")
+            what = game.describe(option)
+            raise MoveError(
+                Phrase("{name} cannot choose {what} at this call", name=name, what=what)
+            )
     if not choice:
         if asked.min > 0:
-            raise MoveError(f"{name} must choose at this call")
+            raise MoveError(Phrase("{name} must choose at this call", name=name))
         return []
     if not asked.fits(choice):
-        ways = " or ".join(pick_words(p) for p in asked.picks)
-        raise MoveError(f"{name} must choose {ways}")
+        ways = either([pick_words(p) for p in asked.picks])
+        raise MoveError(Phrase("{name} must choose {ways}", name=name, ways=ways))
     places = list(choice)
     mine = game.seats[seat].card.identity
     for place in places:
@@ -385,15 +391,27 @@ def targets(
         card = game.card_at(place).identity
         for only in ability.only:
             if game.matches(card, only.target) and not game.matches(mine, only.by):
-                who = game.describe(place)
-                raise MoveError(f"{name} cannot {verb} {who}: only {_who(game, only.by)} may")
+                who, by = game.describe(place), _who(game, only.by)
+                if action is None:
+                    said = Phrase(
+                        "{name} cannot choose {who}: only {by} may", name=name, who=who, by=by
+                    )
+                else:
+                    said = Phrase(
+                        "{name} cannot {action} {who}: only {by} may",
+                        name=name,
+                        action=Verb(action),
+                        who=who,
+                        by=by,
+                    )
+                raise MoveError(said)
     return places
 
 
-def _who(game: Game, match: Match) -> str:
-    """Who a match names, in the game's English, for a refusal."""
+def _who(game: Game, match: Match) -> Value:
+    """Who a match names, for a refusal: the role, the team or the tag."""
     if match.role:
-        return f"the {game.ruleset.role(match.role).name.get('en')}"
+        return Phrase("the {role}", role=game.ruleset.role(match.role).name)
     if match.team:
-        return game.ruleset.team_name(match.team, "en")
-    return f"a card tagged {match.tag}"
+        return dict(game.ruleset.teams).get(match.team) or match.team
+    return Phrase("a card tagged {tag}", tag=match.tag)

@@ -38,6 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from narrator.i18n.phrase import Phrase
 from narrator.moderator.board import MoveError, Place, SeatIndex
 from narrator.moderator.judges import Judge, Moment
 from narrator.moderator.log import Entry
@@ -135,7 +136,7 @@ class Referee:
         night was heard to the end) and what the flow says follows begins."""
         phase = self.phase
         if phase == "end":
-            raise Refused("nothing follows the end of the game")
+            raise Refused(Phrase("nothing follows the end of the game"))
         if phase == "cards":
             self._enter("night")
             return
@@ -150,12 +151,12 @@ class Referee:
     def vote(self, voter: SeatIndex, target: SeatIndex) -> None:
         """One vote in the round open now; the round is counted once every voter's is in."""
         if not self.voting:
-            raise Refused("there is no vote now")
+            raise Refused(Phrase("there is no vote now"))
         voters = self.voters()
         if voter not in voters:
-            raise Refused("you have no vote in this round")
+            raise Refused(Phrase("you have no vote in this round"))
         if target not in self.targets(voter):
-            raise Refused("you cannot vote for that player in this round")
+            raise Refused(Phrase("you cannot vote for that player in this round"))
         self.ballot[voter] = target
         if all(v in self.ballot for v in voters):
             self.go_on()
@@ -164,7 +165,7 @@ class Referee:
         """A whole round at once, as written (a scenario: None abstains aloud), and
         counted; the judge refuses what the rules forbid."""
         if not self.voting:
-            raise Refused("there is no vote now")
+            raise Refused(Phrase("there is no vote now"))
         self.ballot = dict(ballot)
         self.go_on()
 
@@ -173,11 +174,13 @@ class Referee:
         the table, who the night took), or by day; in games of many nights only."""
         if self.phase not in ("night", "day") or self.flow.nights == 1:
             raise Refused(
-                "players leave the game by night (or at the start of the day) "
-                "in games of many nights only"
+                Phrase(
+                    "players leave the game by night (or at the start of the day) "
+                    "in games of many nights only"
+                )
             )
         if not self.alive[seat]:
-            raise Refused("that player is already out of the game")
+            raise Refused(Phrase("that player is already out of the game"))
         self._out(seat)
         if self.phase == "night":
             self.night_out.append(seat)  # named at dawn
@@ -192,7 +195,7 @@ class Referee:
         """`seat` takes a turn of the day's round (Secret Moon): what happened, as the
         judge logged it. Whoever it takes out of the game is out; the end is judged."""
         if not (self.phase == "day" and self.round):
-            raise Refused("there are no turns now")
+            raise Refused(Phrase("there are no turns now"))
         entries, out = self.judge.turn(seat, action, choice, role)
         for s in out:
             self._out(s)
@@ -202,7 +205,7 @@ class Referee:
     def end(self) -> None:
         """The host ends the game: nobody judges it."""
         if self.phase == "end":
-            raise Refused("there is no game to end")
+            raise Refused(Phrase("there is no game to end"))
         self._finish(None)
 
     # -- closing a phase ------------------------------------------------------------------

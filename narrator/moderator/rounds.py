@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from narrator.i18n.phrase import Phrase
 from narrator.moderator import effects
-from narrator.moderator.board import MoveError, Place, Prompt, Step
+from narrator.moderator.board import MoveError, Place, Prompt, Step, Verb
 from narrator.moderator.effects import Act
 from narrator.moderator.log import Entry
 from narrator.moderator.night import targets
@@ -81,15 +82,30 @@ def turn_prompt(game: Game, seat: int, action_id: str) -> Prompt:
     who = game.seats[seat]
     number = game.rounds.number
     if not (who.alive and who.free):
-        raise MoveError(f"{who.name} is out of the game and has no turn")
+        raise MoveError(Phrase("{name} is out of the game and has no turn", name=who.name))
     if seat in game.rounds.disturbed:
-        raise MoveError(f"{who.name} was disturbed and has no turn this round")
+        raise MoveError(Phrase("{name} was disturbed and has no turn this round", name=who.name))
     if seat in played(game):
-        raise MoveError(f"{who.name} has already taken a turn in round {number}: one each")
+        raise MoveError(
+            Phrase(
+                "{name} has already taken a turn in round {number}: one each",
+                name=who.name,
+                number=number,
+            )
+        )
     if ability.not_by is not None and game.matches(who.card.identity, ability.not_by):
-        raise MoveError(f"{who.name} holds a card that cannot {action_id}")
+        raise MoveError(
+            Phrase("{name} holds a card that cannot {action}", name=who.name, action=Verb(ability))
+        )
     if not ability.when.holds(game.chosen(), game.night, number, game.options):
-        raise MoveError(f"{who.name} cannot {action_id}: nobody may {action_id} in round {number}")
+        raise MoveError(
+            Phrase(
+                "{name} cannot {action}: nobody may {action} in round {number}",
+                name=who.name,
+                action=Verb(ability),
+                number=number,
+            )
+        )
     needs_shown = "capture" in ability.effects
     own_too = any(p.players and not p.other for p in ability.picks)
     options: list[Place] = []
@@ -132,12 +148,20 @@ def turn(
     ability = action(game, action_id)
     name = game.seats[seat].name
     if role is not None and role not in asked.roles:
-        raise MoveError(f"{name} named {role!r}, which is not a role of this game")
+        raise MoveError(
+            Phrase(
+                "{name} named {role}, which is not a role of this game", name=name, role=repr(role)
+            )
+        )
     if any(p.role for p in ability.picks) and role is None:
-        raise MoveError(f"{name} must name one role to {action_id}")
+        raise MoveError(
+            Phrase("{name} must name one role to {action}", name=name, action=Verb(ability))
+        )
     if not choice and ability.picks:
-        raise MoveError(f"{name} must choose whom to {action_id}")
-    places = targets(game, asked, seat, choice, ability, action_id)
+        raise MoveError(
+            Phrase("{name} must choose whom to {action}", name=name, action=Verb(ability))
+        )
+    places = targets(game, asked, seat, choice, ability, action=ability)
     step = Step(f"r{game.rounds.number}.{len(played(game)) + 1}", "", game.rounds.number)
     roles = () if role is None else (role,)
     before = len(game.log)

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from narrator.i18n.phrase import Phrase
 from narrator.moderator import Game as Engine
 from narrator.moderator import MoveError
 from narrator.moderator.judges import EngineJudge, Judge, PhysicalJudge
@@ -74,7 +75,7 @@ class Sealed:
     asks (`Vault.must_be_open`), so nothing reaches here."""
 
     def __getattr__(self, name: str) -> Any:
-        raise TableError("the game is sealed until two phones are back", "refused")
+        raise TableError(Phrase("the game is sealed until two phones are back"), "refused")
 
 
 @dataclass
@@ -231,7 +232,7 @@ class TableFlow:
 
     def _referee(self) -> Referee:
         if self.referee is None:
-            raise TableError("nothing follows 'lobby' (start the game first)", "refused")
+            raise TableError(Phrase("nothing follows 'lobby' (start the game first)"), "refused")
         return self.referee
 
     def _move(self, command: Callable[[Referee], T]) -> T:
@@ -245,7 +246,7 @@ class TableFlow:
         try:
             answer = command(referee)
         except MoveError as exc:
-            raise TableError(str(exc), "refused") from None
+            raise TableError(exc.said, "refused") from None
         for player in self.seats:
             player.alive = referee.alive[player.seat]
         new, referee.events = referee.events, []
@@ -269,7 +270,8 @@ class TableFlow:
         self.vault.must_be_open()
         player = self.seat(seat)
         if self.phase in ("night", "day") and not player.alive:
-            raise TableError(f"{player.name} is already out of the game", "refused")
+            out = Phrase("{name} is already out of the game", name=player.name)
+            raise TableError(out, "refused")
         self._move(lambda r: r.eliminate(player.seat))
         self._changed()
 
@@ -277,12 +279,13 @@ class TableFlow:
         self.vault.must_be_open()
         referee = self._referee()
         if not referee.voting:
-            raise TableError("there is no vote now", "refused")
+            raise TableError(Phrase("there is no vote now"), "refused")
         if voter.seat not in referee.voters():
-            raise TableError("you have no vote in this round", "refused")
+            raise TableError(Phrase("you have no vote in this round"), "refused")
         player = self.seat(target)
         if player.seat not in referee.targets(voter.seat):
-            raise TableError(f"you cannot vote for {player.name} in this round", "refused")
+            refused = Phrase("you cannot vote for {name} in this round", name=player.name)
+            raise TableError(refused, "refused")
         self._move(lambda r: r.vote(voter.seat, player.seat))
         self._changed()
 
@@ -321,7 +324,7 @@ class TableFlow:
         """The host ends the game (Secret Moon, or a game the table calls off)."""
         self.vault.must_be_open()
         if self.phase == "lobby":
-            raise TableError("there is no game to end", "refused")
+            raise TableError(Phrase("there is no game to end"), "refused")
         self._end_night()
         self._move(Referee.end)
         self._changed()

@@ -22,6 +22,7 @@ from __future__ import annotations
 import unicodedata
 from functools import cache
 
+from narrator.i18n.phrase import Phrase
 from narrator.table.errors import TableError
 
 MAX_NAME = 24
@@ -58,19 +59,27 @@ def clean_name(raw: object) -> str:
     # NFKC: fullwidth and other compatibility forms become the letters they show
     name = " ".join(unicodedata.normalize("NFKC", raw).split())
     if not name:
-        raise BadName("the name is empty; type the name the table knows you by")
+        raise BadName(Phrase("the name is empty; type the name the table knows you by"))
     if len(name) > MAX_NAME:
-        raise BadName(f"the name is {len(name)} characters long; use at most {MAX_NAME}")
+        raise BadName(
+            Phrase(
+                "the name is {n} characters long; use at most {most}", n=len(name), most=MAX_NAME
+            )
+        )
     for char in name:
         category = unicodedata.category(char)
         invisible = category == "Cf" and char not in _KEPT_FORMAT
         if category in ("Cc", "Cs", "Co", "Cn") or char in _BIDI_CONTROLS or invisible:
+            code = f"U+{ord(char):04X}"
             raise BadName(
-                f"the name holds an invisible character (U+{ord(char):04X}); "
-                "type it again with letters, digits and spaces"
+                Phrase(
+                    "the name holds an invisible character ({code}); "
+                    "type it again with letters, digits and spaces",
+                    code=code,
+                )
             )
     if not any(_visible(char) for char in name):
-        raise BadName("the name shows nothing; type the name the table knows you by")
+        raise BadName(Phrase("the name shows nothing; type the name the table knows you by"))
     _reads_as_a_name(name)
     return name
 
@@ -78,23 +87,34 @@ def clean_name(raw: object) -> str:
 def _reads_as_a_name(name: str) -> None:
     """`BadName` for a name that would read as something else beside the others."""
     if unicodedata.category(name[0]) == "Nd":
-        raise BadName("a name starts with a letter (a number first reads as a seat number)")
+        raise BadName(Phrase("a name starts with a letter (a number first reads as a seat number)"))
     for char in name:
         category = unicodedata.category(char)
         if char in _MARKS or (category in _MARK_CATEGORIES and char not in _KEPT_MARKS):
             raise BadName(
-                f"the name holds '{char}', which the table writes beside names; "
-                "use letters, digits, spaces, hyphens and apostrophes"
+                Phrase(
+                    "the name holds '{mark}', which the table writes beside names; "
+                    "use letters, digits, spaces, hyphens and apostrophes",
+                    mark=char,
+                )
             )
     if len(name.split()) > MAX_WORDS:
-        raise BadName(f"a name is at most {MAX_WORDS} words; the table reads more as a sentence")
+        raise BadName(
+            Phrase(
+                "a name is at most {most} words; the table reads more as a sentence",
+                most=MAX_WORDS,
+            )
+        )
     stacked = 0
     for char in name:
         stacked = stacked + 1 if unicodedata.category(char) in ("Mn", "Me") else 0
         if stacked > MAX_MARKS:
             raise BadName(
-                f"the name stacks more than {MAX_MARKS} marks on one letter; "
-                "type it with the letters as they are written"
+                Phrase(
+                    "the name stacks more than {most} marks on one letter; "
+                    "type it with the letters as they are written",
+                    most=MAX_MARKS,
+                )
             )
 
 

@@ -45,6 +45,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from narrator.i18n.phrase import Phrase
 from narrator.moderator import Game as Engine
 from narrator.moderator import MoveError, Place, Prompt, Step, Words
 from narrator.moderator.board import parse_place
@@ -54,6 +55,9 @@ from narrator.script import Script
 from narrator.table.calls import CallWindow, calls
 from narrator.table.errors import TableError
 from narrator.table.seats import SeatIndex, option, option_id, place
+
+# A tap that reaches the table after its call closed (or before it opened)
+LATE = Phrase("that prompt is not open now")
 
 
 def prompt_text(words: Words, role: str | None) -> str:
@@ -362,26 +366,28 @@ class NightDesk:
         """A phone answers: checked alike for every phone, answered in the same shape."""
         window = self.open
         if window is None:
-            raise TableError("that prompt is not open now", "refused")
+            raise TableError(LATE, "refused")
         step = window.step
         key = (step.id, seat)
         done = self.answered.get(key, 0)
         k = self._round(window, seat)
         if prompt_id != self._prompt_id(step, k):
-            raise TableError("that prompt is not open now", "refused")
+            raise TableError(LATE, "refused")
         real = self._real(window, seat)
         shape = self._shape(step, seat, k, real)
         if shape is None:
-            raise TableError("that prompt is not open now", "refused")
+            raise TableError(LATE, "refused")
         if not isinstance(choose, list) or not all(isinstance(c, str) for c in choose):
             raise TableError("'choose' must be a list of option ids")
         places = _places(choose)
         if len(set(places)) != len(places) or any(p not in shape.options for p in places):
-            raise TableError("an option that was not offered")
+            raise TableError(Phrase("an option that was not offered"))
         if not shape.min <= len(choose) <= shape.max:
-            raise TableError(f"choose from {shape.min} to {shape.max} options")
+            raise TableError(
+                Phrase("choose from {least} to {most} options", least=shape.min, most=shape.max)
+            )
         if places and not shape.fits(places):
-            raise TableError("those options are not one of the ways to answer")
+            raise TableError(Phrase("those options are not one of the ways to answer"))
         learned: list[str] = []
         self._holds(step, str(prompt_id), seat, real)
         hidden = self._hidden(window, seat)
@@ -396,7 +402,7 @@ class NightDesk:
                 # refused by the rules for this card (a fellow agent, a shielded card):
                 # answered in the shape of any answer, so the phone's answer tells
                 # nothing; the prompt stays open to answer again
-                return {"ok": False, "learned": [], "refused": str(exc)}
+                return {"ok": False, "learned": [], "refused": exc.say(self.lang)}
             words = Words(self.engine, self.lang, phones=True)
             learned = [words.journal(e) for e in entries if e.to == seat and e.kind != "chose"]
             learned = [line for line in learned if line]
@@ -465,4 +471,4 @@ def _places(choose: list[str]) -> list[Place]:
     try:
         return [place(c) for c in choose]
     except TableError:
-        raise TableError("an option that was not offered") from None
+        raise TableError(Phrase("an option that was not offered")) from None

@@ -29,6 +29,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.hashes import SHA256
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
+from narrator.i18n.phrase import Phrase
 from narrator.table.errors import TableError
 
 PRIME = 2**521 - 1  # a Mersenne prime: the field the shares live in
@@ -180,14 +181,21 @@ class Vault:
         how it opens."""
         if self.broken and self.closed is not None:
             raise TableError(
-                f"the saved game cannot be opened ({self.broken}); start a new game "
-                "without --resume",
+                Phrase(
+                    "the saved game cannot be opened ({why}); start a new game without --resume",
+                    why=self.broken,
+                ),
                 "refused",
             )
         waiting = self.waiting
         if waiting:
             raise TableError(
-                f"the game was saved sealed: it opens when {waiting} more player"
-                f"{'s' if waiting > 1 else ''} open the table's page on their phone",
+                Phrase.counted(
+                    "the game was saved sealed: it opens when {n} more player open the "
+                    "table's page on their phone",
+                    "the game was saved sealed: it opens when {n} more players open the "
+                    "table's page on their phone",
+                    waiting,
+                ),
                 "refused",
             )

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from narrator.base.errors import NarratorError
+from narrator.i18n.phrase import Phrase
 from narrator.moderator import Game as Engine
 from narrator.table.errors import TableError
 from narrator.table.flow import PHASES
@@ -81,8 +82,9 @@ def open_with(table: Table, player: Player, token: str) -> bool:
     try:
         found = table.vault.back(number(player.seat), player.token_hash, token, context(table))
     except SealError as exc:
+        why = str(exc)
         raise TableError(
-            f"the saved game cannot be opened ({exc}); start a new game", "refused"
+            Phrase("the saved game cannot be opened ({why}); start a new game", why=why), "refused"
         ) from None
     if found is None:
         return False

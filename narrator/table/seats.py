@@ -25,6 +25,7 @@ import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from narrator.i18n.phrase import Phrase
 from narrator.moderator.board import Place, parse_place, place_id
 from narrator.moderator.board import SeatIndex as SeatIndex  # the engine's: one numbering
 from narrator.table.errors import TableError
@@ -132,7 +133,7 @@ class Seats:
         """The player at `seat`; a seat that does not exist is one line, in words."""
         if 0 <= seat < len(self.players):
             return self.players[seat]
-        raise TableError(f"there is no seat {number(seat)} at this table", "invalid")
+        raise TableError(Phrase("there is no seat {n} at this table", n=number(seat)), "invalid")
 
     def holding(self, token: str) -> Player | None:
         """The player whose phone holds `token`, or None. Only a lookup: a sealed game
@@ -163,12 +164,17 @@ class Seats:
     def join(self, name: object, max_players: int) -> tuple[Player, str]:
         """A new player at the next seat, with their phone's token."""
         if self.locked:
-            raise TableError("the host has locked the table; ask the host to unlock it", "refused")
+            raise TableError(
+                Phrase("the host has locked the table; ask the host to unlock it"), "refused"
+            )
         clean = clean_name(name)
         if any(same_name(clean, p.name) for p in self.players):
-            raise TableError(f"'{clean}' is taken at this table; add an initial", "refused")
+            raise TableError(
+                Phrase("'{name}' is taken at this table; add an initial", name=clean), "refused"
+            )
         if len(self.players) >= max_players:
-            raise TableError(f"the table is full ({len(self.players)} players)", "refused")
+            full = Phrase("the table is full ({n} players)", n=len(self.players))
+            raise TableError(full, "refused")
         token, digest = new_token()
         player = Player(SeatIndex(len(self.players)), clean, digest)
         self.players.append(player)
@@ -181,7 +187,12 @@ class Seats:
         player = self.at(seat)
         if name != player.name:
             raise TableError(
-                f"seat {number(seat)} is now {player.name}; nothing was changed", "refused"
+                Phrase(
+                    "seat {n} is now {name}; nothing was changed",
+                    n=number(seat),
+                    name=player.name,
+                ),
+                "refused",
             )
         return player
 
@@ -251,7 +262,9 @@ class Seats:
             raise TableError('say {"code": "1234", "confirm": true} (or false to refuse)')
         claim = next((c for c in self.claims if c.code == code), None)
         if claim is None:
-            raise TableError("that request is no longer waiting; nothing was changed", "refused")
+            raise TableError(
+                Phrase("that request is no longer waiting; nothing was changed"), "refused"
+            )
         if confirm:
             claim.player.token_hash = claim.token_hash
             self.claims = [c for c in self.claims if c.player is not claim.player]

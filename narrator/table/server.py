@@ -44,6 +44,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from narrator.i18n.phrase import Phrase
 from narrator.table.errors import TableError
 from narrator.table.guard import TIMEOUT, open_door, request_arrived
 from narrator.table.seats import Player, number, token_hash
@@ -232,12 +233,13 @@ class TableServer:
     async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         request_arrived(request.transport)  # the headers are in: the door's clock stops
         if not self.limit.allow(request.remote or "?", time.monotonic()):
-            return _error(429, "too many requests; wait a moment")
+            busy = Phrase("too many requests; wait a moment")
+            return _error(429, busy.say(self.service.table.lang))
         try:
             _same_table(request)
             response = await handler(request)
         except TableError as exc:
-            response = _error(STATUS[exc.kind], str(exc))
+            response = _error(STATUS[exc.kind], exc.say(self.service.table.lang))
         except web.HTTPException as exc:
             if exc.status >= 400:
                 response = _error(exc.status, exc.reason)
@@ -376,7 +378,7 @@ class TableServer:
             player = self._player(request)
             answer, status = command(player, await self._body(request)), 200
         except TableError as exc:
-            answer, status = {"error": str(exc)}, STATUS[exc.kind]
+            answer, status = {"error": exc.say(self.service.table.lang)}, STATUS[exc.kind]
         return web.json_response(text=padded(answer, STEP), status=status, reason=ANSWERED)
 
     async def vote(self, request: web.Request) -> web.Response:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from narrator.i18n import LANGUAGES
+from narrator.i18n.phrase import Phrase
 from narrator.session.game import GameSetup
 from narrator.table import views
 from narrator.table.announce import announce, foreseen
@@ -134,7 +135,7 @@ class TableService:
         its seat's key: the second one opens the sealed game, and the game goes on."""
         player = self.table.seats.holding(token)
         if player is None:
-            raise TableError("unknown token; join the table again", "unknown")
+            raise TableError(Phrase("unknown token; join the table again"), "unknown")
         if open_with(self.table, player, token):
             self.changed()
         return player
@@ -206,7 +207,7 @@ class TableService:
             if exc.kind != "unknown":
                 raise
             raise TableError(
-                "the host did not confirm this request; ask for your seat again", "unknown"
+                Phrase("the host did not confirm this request; ask for your seat again"), "unknown"
             ) from None
 
     # -- the host's commands -----------------------------------------------------------
@@ -224,8 +225,12 @@ class TableService:
         phase = self.table.phase
         if pressed_in != phase:
             raise TableError(
-                f"the table has already moved on from {pressed_in} (now: {phase}); "
-                "nothing was changed",
+                Phrase(
+                    "the table has already moved on from {pressed} (now: {now}); "
+                    "nothing was changed",
+                    pressed=pressed_in,
+                    now=phase,
+                ),
                 "refused",
             )
         HOST_COMMANDS[name](self.table)
@@ -239,8 +244,10 @@ class TableService:
         table = self.table
         if table.dealt and table.trial and table.phase != "day":
             raise TableError(
-                "the cards are on the phones: the night's deaths are the game's own; "
-                "mark out a player who left the table by day",
+                Phrase(
+                    "the cards are on the phones: the night's deaths are the game's own; "
+                    "mark out a player who left the table by day"
+                ),
                 "refused",
             )
         table.eliminate(index_of(seat))

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from narrator.base.errors import NarratorError
+from narrator.i18n.phrase import Phrase
 from narrator.moderator import Game as Engine
 from narrator.moderator import MoveError, Words, unsupported_roles
 from narrator.moderator.referee import Referee
@@ -28,6 +29,7 @@ from narrator.moderator.support import flags, stand_ins
 from narrator.rules import Ruleset, check_selection, decks, recommended
 from narrator.table.errors import TableError
 from narrator.table.flow import Announcement, TableFlow
+from narrator.table.night import LATE
 from narrator.table.seal import seat_key
 from narrator.table.seats import ClaimStatus, Player, SeatIndex, place, token_hash
 
@@ -69,7 +71,7 @@ class Table(TableFlow):
 
     def _same_room(self, room: object) -> None:
         if not isinstance(room, str) or room.strip().upper() != self.room:
-            raise TableError("no room with that code; check the code on the host's screen")
+            raise TableError(Phrase("no room with that code; check the code on the host's screen"))
 
     # -- the lobby (none of these sees a card) -----------------------------------------
 
@@ -77,16 +79,19 @@ class Table(TableFlow):
         """A new player at the next seat, and their phone's token."""
         self._same_room(room)
         if self.phase != "lobby":
-            raise TableError("the game has started; wait for the next one", "refused")
+            raise TableError(Phrase("the game has started; wait for the next one"), "refused")
         player, token = self.seats.join(name, self.ruleset.setup.max_players)
         self.vault.keys[player.token_hash] = seat_key(token)
         self._changed()
         return player, token
 
-    def _lobby_only(self, what: str) -> None:
+    def _lobby_only(self) -> None:
         if self.phase != "lobby":
             raise TableError(
-                f"{what} only before the deal; after the game, press Play again first",
+                Phrase(
+                    "the seats can be reordered only before the deal; after the game, "
+                    "press Play again first"
+                ),
                 "refused",
             )
 
@@ -96,12 +101,17 @@ class Table(TableFlow):
         the deal the cards are the game's, so a player cannot be taken away; in a game
         of many nights the host marks them out instead (`eliminate`)."""
         if self.phase != "lobby":
-            raise TableError(
-                "the cards are dealt: a player cannot be removed now"
-                + (" (mark them as out instead)" if self.trial else "")
-                + "; after the game, press Play again and remove them then",
-                "refused",
-            )
+            if self.trial:
+                said = Phrase(
+                    "the cards are dealt: a player cannot be removed now (mark them as out "
+                    "instead); after the game, press Play again and remove them then"
+                )
+            else:
+                said = Phrase(
+                    "the cards are dealt: a player cannot be removed now; after the game, "
+                    "press Play again and remove them then"
+                )
+            raise TableError(said, "refused")
         self.seats.remove(seat, name)
         self._changed()
 
@@ -112,7 +122,7 @@ class Table(TableFlow):
 
     def reorder(self, names: object) -> None:
         """Put the seats in sitting order, given as the players' names."""
-        self._lobby_only("the seats can be reordered")
+        self._lobby_only()
         self.seats.reorder(names)
         self._changed()
 
@@ -140,7 +150,7 @@ class Table(TableFlow):
         back in the lobby, where the host may reorder, remove and deal again."""
         self.vault.must_be_open()
         if self.phase != "end":
-            raise TableError("play again after the end of the game", "refused")
+            raise TableError(Phrase("play again after the end of the game"), "refused")
         self.seats.again()
         self.referee, self.deadline, self.dealt = None, None, False
         self.roles, self.unseen, self.removed, self.journal = {}, [], [], {}
@@ -154,7 +164,7 @@ class Table(TableFlow):
         """Deal (or, with physical cards, just begin): empty roles = the recommended deck."""
         self.vault.must_be_open()
         if self.phase != "lobby":
-            raise TableError("the game has already started", "refused")
+            raise TableError(Phrase("the game has already started"), "refused")
         players = len(self.seats)
         if roles:
             chosen = chosen_roles(self.ruleset, roles)
@@ -200,7 +210,7 @@ class Table(TableFlow):
     def act(self, player: Player, prompt: object, choose: object) -> dict[str, Any]:
         self.vault.must_be_open()
         if self.desk is None or self.phase != "night":
-            raise TableError("that prompt is not open now", "refused")
+            raise TableError(LATE, "refused")
         return self.desk.act(player.seat, prompt, choose)
 
     # -- rounds of turns (Secret Moon) -------------------------------------------------
@@ -226,7 +236,7 @@ class Table(TableFlow):
         tells nothing."""
         self.vault.must_be_open()
         if not (self.phase == "day" and self.round and self.engine is not None):
-            raise TableError("there are no turns now", "refused")
+            raise TableError(Phrase("there are no turns now"), "refused")
         if not isinstance(action, str) or not isinstance(choose, list):
             raise TableError('a turn is {"action": "...", "choose": ["seat:2", ...]}')
         if not all(isinstance(c, str) for c in choose) or len(choose) > 4:
@@ -243,9 +253,9 @@ class Table(TableFlow):
         except TableError as exc:
             if exc.kind != "refused" or self.phase != "day":
                 raise
-            return {"ok": False, "refused": str(exc), "learned": []}
+            return {"ok": False, "refused": exc.say(self.lang), "learned": []}
         except MoveError as exc:
-            return {"ok": False, "refused": str(exc), "learned": []}
+            return {"ok": False, "refused": exc.say(self.lang), "learned": []}
         words = Words(engine, self.lang)
         learned = [
             {"night": e.night, "text": words.journal(e)}

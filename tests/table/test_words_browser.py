@@ -177,6 +177,14 @@ def test_lupus_in_italian_says_what_the_voice_does(browser: Any, shots: Path) ->
         for token, seat in zip(tokens, [4, 3, 3, 4, 3], strict=True):  # Carla and Dario
             assert live.call("POST", "/api/vote", {"target": seat}, token=token)[0] == 200
         pages[1].wait_for_selector("#title:text-is('Difesa')")
+        # a vote tapped after its window closed: refused in Italian, and the line stays
+        # through the pushes that follow (the refusal's own, the host's lock)
+        pages[1].evaluate("castVote(3)")
+        pages[1].wait_for_selector("#error:text-is('ora non si vota')")
+        version = live.state()["version"]
+        assert live.host("lock", {"locked": True})[0] == 200
+        pages[1].wait_for_function(f"() => view.state.version > {version}")
+        assert pages[1].inner_text("#error") == "ora non si vota"
         assert live.host("next")[0] == 200  # the ballot, read aloud: no secret ballot
         pages[1].wait_for_selector("#title:text-is('Ballottaggio')")
         assert "la voce legge ogni voto" in pages[1].inner_text("#hint")

@@ -109,8 +109,16 @@ async function askSeat(seat) {
 
 // The live view: every change pushed; a lost socket is tried again, backing off, and
 // a token that no longer holds a seat (removed, moved to a new phone) goes back to Join.
+// A view clears the line under the page when the game has moved on -- a phase, a
+// round, the night's next call -- or the socket is back: a refusal stays until then
+// (a refused vote or turn is followed by a push to every phone, which must not wipe
+// its answer away).
+const moment = (v) => v ? [v.state.phase, v.state.night, v.state.round, v.me && v.me.prompt ? v.me.prompt.id : ""].join("/") : "";
 function watch() {
-  ws = connect("?token=" + encodeURIComponent(token), undefined, (next) => { retry = 0; showError(""); view = next; render(); }, () => {
+  ws = connect("?token=" + encodeURIComponent(token), undefined, (next) => {
+    if (retry || moment(next) !== moment(view)) showError("");
+    retry = 0; view = next; render();
+  }, () => {
     ws = null;
     showError(t("offline"));
     setTimeout(async () => {
