@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 import threading
 import zipfile
@@ -38,6 +39,7 @@ from narrator.audio.voicepack import (
     packs_dir,
     read_manifest,
 )
+from narrator.base.errors import WriteError
 from narrator.script.model import Say, Script
 from tests.support.fake_synth import FakeSynth
 from tests.support.soundserver import SoundServer
@@ -101,6 +103,9 @@ def test_keeping_a_take_commits_it_and_a_new_take_replaces_the_old(tmp_path: Pat
     assert not old.exists()  # the take recorded over is gone
     assert sorted(p.name for p in (folder / "lines").iterdir()) == [Path(again.lines[0].file).name]
     assert read_manifest(folder) == again
+    # a voice is its owner's: the pack's folders 0700, its files 0600
+    assert {stat.S_IMODE(p.stat().st_mode) for p in (folder, folder / "lines")} == {0o700}
+    assert {stat.S_IMODE(p.stat().st_mode) for p in folder.rglob("*") if p.is_file()} == {0o600}
     # the same name, game and language: the same pack, to go on with
     assert open_pack("Nonna Rosa", "onuw", "en", root=tmp_path)[1] == again
     # another game under that name: a pack of its own, the first untouched
@@ -137,8 +142,11 @@ def test_a_take_the_disk_will_not_take_leaves_the_pack_as_it_was(
     folder, _ = open_pack("Full", "onuw", "en", root=tmp_path)
     kept = keep_take(folder, "Seer, wake up.", take("Seer, wake up."))
     before = (folder / MANIFEST).read_bytes()
-    with unwritable(folder / where), pytest.raises(OSError):
+    with unwritable(folder / where), pytest.raises(WriteError) as refused:
         keep_take(folder, "Robber, wake up.", take("Robber, wake up.", 1.2))
+    # one line, an OSError too (the app's recording worker shows its strerror)
+    assert str(refused.value).startswith(f"cannot write {folder / where}/")
+    assert isinstance(refused.value, OSError) and "\n" not in str(refused.value)
     assert (folder / MANIFEST).read_bytes() == before
     assert read_manifest(folder) == kept
     assert not [p for p in folder.rglob("*.part")]
