@@ -4,14 +4,9 @@ saying which); export then import byte for byte."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import stat
-import subprocess
 import threading
 import zipfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -43,6 +38,7 @@ from narrator.base.errors import WriteError
 from narrator.script.model import Say, Script
 from tests.support.fake_synth import FakeSynth
 from tests.support.soundserver import SoundServer
+from tests.support.unwritable import unwritable
 
 RATE = 16000
 
@@ -112,27 +108,6 @@ def test_keeping_a_take_commits_it_and_a_new_take_replaces_the_old(tmp_path: Pat
     other, made = open_pack("Nonna Rosa", "lupus", "it", root=tmp_path)
     assert other.name == "nonna-rosa-2" and made.lines == ()
     assert open_pack("نوا", "onuw", "fa", root=tmp_path)[0].name.startswith("voice-")
-
-
-@contextmanager
-def unwritable(folder: Path) -> Iterator[None]:
-    """Nobody may add to `folder` -- root included (chattr +i), as a full disk refuses."""
-    if os.geteuid() != 0:
-        folder.chmod(0o500)
-        try:
-            yield
-        finally:
-            folder.chmod(0o700)
-        return
-    if shutil.which("chattr") is None:
-        pytest.skip("running as root without chattr: cannot make a folder read-only")
-    done = subprocess.run(["chattr", "+i", str(folder)], capture_output=True)
-    if done.returncode != 0:
-        pytest.skip(f"chattr +i is not supported here: {done.stderr.decode().strip()}")
-    try:
-        yield
-    finally:
-        subprocess.run(["chattr", "-i", str(folder)], check=True)
 
 
 @pytest.mark.parametrize("where", ["lines", "."], ids=["the-take", "the-manifest"])
