@@ -7,7 +7,7 @@ from pathlib import Path
 from textual.app import ComposeResult
 from textual.widgets import Input, Label
 
-from narrator.tui.screens.form import FormDialog, Refused
+from narrator.tui.screens.form import AnswerRefused, FormDialog
 from narrator.tui.text import shape, t
 
 SUFFIXES = (".wav", ".flac", ".ogg", ".mp3")
@@ -25,5 +25,6 @@ class ExportDialog(FormDialog[Path]):
     def answer(self) -> Path:
         path = Path(self.query_one(Input).value.strip()).expanduser()
         if path.suffix.lower() not in SUFFIXES:
-            raise Refused(t("The name must end in {suffixes}").format(suffixes=", ".join(SUFFIXES)))
+            wrong = t("The name must end in {suffixes}").format(suffixes=", ".join(SUFFIXES))
+            raise AnswerRefused(wrong)
         return path

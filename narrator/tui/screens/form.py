@@ -4,9 +4,9 @@ The night's export, a voice pack's zip and a new voice are one layout: the quest
 fields, one line saying what is wrong with the answer (empty until then), the button
 that answers and Cancel, the footer. Enter in a field answers as the button does,
 Escape and Cancel dismiss None. A dialog says what it asks (`fields`) and how its
-answer is read (`answer`: the value, or `Refused` with the line to show); the frame's
-and the line's ids name their styles in app.tcss. Files are the workers' business:
-a dialog only checks the shape of what was typed.
+answer is read (`answer`: the value, or `AnswerRefused` with the line to show); the
+frame's and the line's ids name their styles in app.tcss. Files are the workers'
+business: a dialog only checks the shape of what was typed.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from narrator.tui.text import NarratorFooter, shape, t
 T = TypeVar("T")
 
 
-class Refused(Exception):
+class AnswerRefused(Exception):
     """The answer cannot be taken as typed: str() is the line shown (translated)."""
 
 
@@ -44,7 +44,7 @@ class FormDialog(ModalScreen[T | None]):
         raise NotImplementedError
 
     def answer(self) -> T:
-        """The answer as typed, or `Refused` with what is wrong with it."""
+        """The answer as typed, or `AnswerRefused` with what is wrong with it."""
         raise NotImplementedError
 
     def compose(self) -> ComposeResult:
@@ -68,7 +68,7 @@ class FormDialog(ModalScreen[T | None]):
     def _finish(self) -> None:
         try:
             value = self.answer()
-        except Refused as why:
+        except AnswerRefused as why:
             self.query_one(f"#{self.ERROR}", Static).update(Text(shape(str(why)), style="red"))
             return
         self.dismiss(value)

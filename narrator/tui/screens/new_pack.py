@@ -15,7 +15,7 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Label, Select, Static
 
 from narrator.i18n import N_
-from narrator.tui.screens.form import FormDialog, Refused
+from narrator.tui.screens.form import AnswerRefused, FormDialog
 from narrator.tui.text import shape, t
 
 LANGUAGE_NAMES = {"en": "English", "it": "Italiano", "fa": "فارسی"}
@@ -75,7 +75,7 @@ class NewPackDialog(FormDialog[PackChoice]):
         name = " ".join(self.query_one("#pack-name", Input).value.split())
         if not name:
             self.query_one("#pack-name", Input).focus()
-            raise Refused(t("Give the voice a name."))
+            raise AnswerRefused(t("Give the voice a name."))
         language = self.query_one("#pack-language", Select).value
         return PackChoice(
             name=name,

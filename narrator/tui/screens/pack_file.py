@@ -11,7 +11,7 @@ from pathlib import Path
 from textual.app import ComposeResult
 from textual.widgets import Input, Label
 
-from narrator.tui.screens.form import FormDialog, Refused
+from narrator.tui.screens.form import AnswerRefused, FormDialog
 from narrator.tui.text import shape, t
 
 
@@ -29,5 +29,5 @@ class PackFileDialog(FormDialog[Path]):
         text = self.query_one(Input).value.strip()
         path = Path(text).expanduser()
         if not text or path.suffix.lower() != ".zip":
-            raise Refused(t("A voice pack is a .zip file."))
+            raise AnswerRefused(t("A voice pack is a .zip file."))
         return path
