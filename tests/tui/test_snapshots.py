@@ -18,7 +18,6 @@ from narrator.audio.booth import SimulatedBooth
 from narrator.tui.app import NarratorApp
 from narrator.tui.screens.day import DayScreen
 from narrator.tui.screens.night import NightScreen
-from narrator.tui.screens.record import Studio
 from tests.tui.conftest import run_until, settle
 from tests.tui.fakes import ManualClock, make_app, screen_text
 
@@ -135,6 +134,8 @@ async def _pack_import_wrong_name(pilot: Pilot[Any], clock: ManualClock) -> None
 
 
 async def _new_pack_without_a_name(pilot: Pilot[Any], clock: ManualClock) -> None:
+    from narrator.tui.screens.record import Studio
+
     app = pilot.app
     assert isinstance(app, NarratorApp)
     app.studio = Studio(booth=lambda device: SimulatedBooth())  # recording is available
