@@ -26,8 +26,6 @@ for the other and the last to finish is not a soak that started late.
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,6 +34,7 @@ import pytest
 
 from tests.support.soundserver import SoundServer, missing_tools
 from tests.support.soundserver import sound_server as start_sound_server
+from tests.support.unwritable import unwritable
 
 
 def _realtime(item: pytest.Item) -> bool:
@@ -280,19 +279,5 @@ def read_only_folder(tmp_path: Path) -> Iterator[Path]:
     folder = tmp_path / "config"
     folder.mkdir()
     (folder / "settings.json").write_bytes(b"{oops")
-    if os.geteuid() == 0:
-        if shutil.which("chattr") is None:
-            pytest.skip("running as root without chattr: cannot make a folder read-only")
-        done = subprocess.run(["chattr", "+i", str(folder)], capture_output=True)
-        if done.returncode != 0:
-            pytest.skip(f"chattr +i is not supported here: {done.stderr.decode().strip()}")
-        try:
-            yield folder
-        finally:
-            subprocess.run(["chattr", "-i", str(folder)], check=True)
-    else:
-        folder.chmod(0o555)
-        try:
-            yield folder
-        finally:
-            folder.chmod(0o755)
+    with unwritable(folder):
+        yield folder

@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from narrator.audio.synth import Samples
-from narrator.base.aside import write_aside
+from narrator.base.files import write_cache
 
 HOP = 4096  # half a noise block, in samples
 
@@ -119,7 +119,7 @@ def noise_table(
             return kept
     table = _make_table(points, sample_rate, seed, density)
     # A folder we cannot write: made each time.
-    if write_aside(path, lambda file: np.save(file, table, allow_pickle=False)):
+    if write_cache(path, lambda file: np.save(file, table, allow_pickle=False)):
         with contextlib.suppress(OSError):
             for other in folder.glob("v*-numpy-*"):
                 if other != here:

@@ -35,15 +35,16 @@ from narrator.audio.voicepack import (
     LINES,
     MANIFEST,
     MAX_LINES,
+    PRIVATE,
     Manifest,
     PackError,
     PackInstalled,
     find_pack,
     packs_dir,
     parse_manifest,
-    sync_folder,
 )
 from narrator.base.errors import one_line
+from narrator.base.files import sync_folder
 
 MAX_ENTRY = 32_000_000  # bytes of one take (a minute at 96 kHz in 24 bits is 17 MB raw)
 MAX_TOTAL = 1_000_000_000  # bytes of a whole pack, unpacked
@@ -252,7 +253,7 @@ def _install(
         raise PackError(f"cannot write in {root} ({exc.strerror})") from None
     old: Path | None = None
     try:
-        (staging / LINES).mkdir()
+        (staging / LINES).mkdir(mode=PRIVATE)
         for line in {line.file: line for line in manifest.lines}.values():
             data = _read(archive, line.file)
             if hashlib.sha256(data).hexdigest() != line.sha256:  # the zip changed meanwhile
@@ -279,7 +280,11 @@ def _install(
 
 
 def _write(path: Path, data: bytes) -> None:
-    with path.open("xb") as file:
+    """A new file in the staging folder, the owner's alone (0600, as `write_whole`
+    makes them) and synced; the folder's rename into place is the commit, so each file
+    needs no rename of its own (nor a folder's sync each: once, before the rename)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "wb") as file:
         file.write(data)
         file.flush()
         os.fsync(file.fileno())

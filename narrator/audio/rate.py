@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from narrator.audio.synth import Samples
-from narrator.base.aside import write_aside
+from narrator.base.files import write_cache
 
 # Calls as the night makes them: one sentence or two, commas, a colon, a semicolon,
 # and the game's long words (its role names), about 4.2 letters a word as a night's
@@ -219,4 +219,4 @@ class RateBook:
         data = {k: {"wpm": v.wpm, "slower": v.slower, "faster": v.faster} for k, v in rates.items()}
         text = json.dumps(data, indent=1, sort_keys=True).encode("utf-8")
         # A read-only cache: measured again next time, nothing else lost.
-        write_aside(self.path, lambda file: file.write(text))
+        write_cache(self.path, lambda file: file.write(text))

@@ -8,7 +8,7 @@ forgot to stop). Otherwise it is cut to the speech, with a little room either si
 digital zero), and goes through the same `synth.postprocess` as every synthetic
 call: trimmed, -16 LUFS under a -1 dBTP ceiling (`loudness.py`), faded. Then it is
 kept as 24-bit FLAC (lossless) in the pack, the file first and the manifest renamed
-over the old one after it (`voicepack.write_atomic`): stopping at any moment loses
+over the old one after it (`base.files.write_whole`): stopping at any moment loses
 no take that was kept.
 
 `Recording` is the state of a session at the microphone -- which lines, which one
@@ -35,8 +35,8 @@ from narrator.audio.voicepack import (
     Manifest,
     PackLine,
     read_manifest,
-    write_atomic,
 )
+from narrator.base.files import write_whole
 from narrator.i18n import N_, gettext
 
 MAX_TAKE = 60.0  # seconds the booth records at most
@@ -157,15 +157,14 @@ def flac_bytes(clip: Clip) -> bytes:
 
 def keep_take(folder: Path, text: str, clip: Clip) -> Manifest:
     """Keep `clip` as the take of `text` in the pack in `folder` (a take of the same
-    text before is replaced); the manifest as it now is. OSError when the disk will
-    not take it (the pack is then as it was)."""
+    text before is replaced); the manifest as it now is. WriteError (an OSError, one
+    line) when the disk will not take it: the pack is then as it was."""
     data = flac_bytes(clip)
     digest = hashlib.sha256(data).hexdigest()
     line = PackLine(text, f"{LINES}/{digest[:32]}.flac", digest)
-    (folder / LINES).mkdir(exist_ok=True)
-    write_atomic(folder / line.file, data)
+    write_whole(folder / line.file, data)  # (lines/ made again, 0700, if it was removed)
     manifest = read_manifest(folder).with_line(line)
-    write_atomic(folder / MANIFEST, manifest.to_json())
+    write_whole(folder / MANIFEST, manifest.to_json())
     kept = {Path(x.file).name for x in manifest.lines}
     for old in (folder / LINES).glob("*.flac"):  # takes recorded over: no longer listed
         if old.name not in kept:

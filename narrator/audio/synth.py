@@ -31,7 +31,7 @@ from narrator.audio.loudness import fade, normalise
 from narrator.audio.packaged import serves
 from narrator.audio.settings import NO_SPEECH, AudioUnavailable
 from narrator.audio.workerproc import WorkerProcess
-from narrator.base.aside import write_aside
+from narrator.base.files import write_cache
 
 Samples = npt.NDArray[np.float32]
 
@@ -352,7 +352,7 @@ class CachedSynthesizer:
             # "made": a thread asking just after finds it in the cache.
             wav = io.BytesIO()
             sf.write(wav, clip.samples, clip.sample_rate, subtype="FLOAT", format="WAV")
-            write_aside(path, lambda file: file.write(wav.getbuffer()))
+            write_cache(path, lambda file: file.write(wav.getbuffer()))
         finally:
             with self._count:
                 del self._making[path]

@@ -6,8 +6,10 @@ A pack is a folder in the user's data folder, beside the Piper voices
 language it reads, the name the group gives it, who recorded it and under what
 licence, and for each line its exact text, its file and the file's SHA-256. A
 file is named by its own hash, so a take recorded again is a new file and the
-manifest, rewritten whole and renamed over the old one, is the one commit: a
-pack stopped half-way, or a machine that died mid-write, keeps every line it had.
+manifest, rewritten whole and renamed over the old one (`base.files.write_whole`,
+synced), is the one commit: a pack stopped half-way, or a machine that died
+mid-write, keeps every line it had. A pack is its owner's: its folders 0700, its
+files 0600 (it is shared by exporting it).
 
 `--voice pack:ID` (and the settings) choose one; `pack_voice.PackSynthesizer`
 speaks it, the language's default voice saying what it lacks. This module is
@@ -33,6 +35,7 @@ from typing import Any
 import platformdirs
 
 from narrator.base.errors import NarratorError, one_line
+from narrator.base.files import sync_folder, write_whole
 from narrator.script.lines import LineBook
 
 FORMAT = 1  # the manifest's format; a newer one is refused with a plain reason
@@ -43,6 +46,7 @@ MAX_MANIFEST = 4_000_000  # bytes: 5000 lines of long Persian text fit in well u
 MAX_LINES = 5000  # a game says a few hundred
 MAX_TEXT = 2000  # characters of one line
 MAX_FIELD = 200  # characters of the name, the recorder's name, the licence
+PRIVATE = 0o700  # a pack's folders: a voice is its owner's (its files are 0600)
 ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 GAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{1,8})*$")
@@ -275,33 +279,6 @@ def _same_language(pack: str, lang: str) -> bool:
     return pack.split("-")[0].lower() == lang.split("-")[0].lower()
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """`path` holds `data` whole, or is as it was: written aside, flushed to the disk,
-    renamed over. OSError when it cannot be written (nothing is left behind)."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    sync_folder(path.parent)
-
-
-def sync_folder(folder: Path) -> None:
-    """Flush a folder's entries (a rename) to the disk, where the system allows it."""
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
 def open_pack(
     name: str,
     game: str,
@@ -338,9 +315,15 @@ def open_pack(
             licence=" ".join(licence.split())[:MAX_FIELD],
         )
         try:
-            (folder / LINES).mkdir(parents=True)
-            write_atomic(folder / MANIFEST, manifest.to_json())
+            folder_root.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(mode=PRIVATE)
         except OSError as exc:
+            raise PackError(f"cannot make the voice pack in {folder} ({exc.strerror})") from None
+        try:
+            (folder / LINES).mkdir(mode=PRIVATE)
+            write_whole(folder / MANIFEST, manifest.to_json())
+        except OSError as exc:
+            shutil.rmtree(folder, ignore_errors=True)  # no half-made pack left to skip
             raise PackError(f"cannot make the voice pack in {folder} ({exc.strerror})") from None
         return folder, manifest
     raise PackError(f"too many voice packs named '{name[:40]}': choose another name")

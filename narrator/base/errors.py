@@ -2,9 +2,10 @@
 
 A `NarratorError` is a mistake in the user's input: its str() is the one line shown
 to the user, saying what, where and how to fix it; each layer subclasses it for its
-own (`rules.errors.RulesetError`, `table.errors.TableError`, ...). A `MissingPart` is
-not the user's mistake but the machine's: a speech engine, PortAudio or a sound
-device that is not there. Here, below every layer, so that the command line, the
+own (`rules.errors.RulesetError`, `table.errors.TableError`, ...). A `WriteError` is
+a file that could not be kept (`files.write_whole`): one line too, and an OSError. A
+`MissingPart` is not the user's mistake but the machine's: a speech engine, PortAudio
+or a sound device that is not there. Here, below every layer, so that the command line, the
 audio layer and the table share them without importing the rules.
 """
 
@@ -34,6 +35,20 @@ EXIT_OK, EXIT_INPUT, EXIT_AUDIO, EXIT_INTERRUPTED = 0, 2, 3, 130
 
 class NarratorError(Exception):
     """A mistake in the user's input. Its str() is the one line shown to the user."""
+
+
+class WriteError(NarratorError, OSError):
+    """A file narrator keeps could not be written (`files.write_whole`): a full disk, a
+    folder that cannot be written, a file-size limit. The file is as it was. Its str()
+    is one line, `cannot write PATH (why)`; `errno`, `strerror` and `filename` are the
+    system's, and an OSError handler takes it as the OSError it is."""
+
+    @classmethod
+    def of(cls, path: object, cause: OSError) -> WriteError:
+        return cls(cause.errno, cause.strerror or str(cause), str(path))
+
+    def __str__(self) -> str:
+        return one_line(f"cannot write {self.filename} ({self.strerror})")
 
 
 class MissingPart(Exception):

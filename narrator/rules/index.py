@@ -130,11 +130,11 @@ def kept(folders: Sequence[Path]) -> GamesIndex | None:
 def keep(index: GamesIndex, at_stamp: str) -> None:
     """Keep the list read under `at_stamp` (taken before reading); a cache that cannot
     be written costs nothing."""
-    from narrator.base.aside import write_aside  # (tempfile: not for the first frame)
+    from narrator.base.files import write_cache  # (tempfile: not for the first frame)
 
     path = cache_dir() / FILE
     text = json.dumps({"stamp": at_stamp, **asdict(index)}, ensure_ascii=False).encode()
     with contextlib.suppress(OSError):
         if path.read_bytes() == text:
             return  # kept already
-    write_aside(path, lambda file: file.write(text), private=True)
+    write_cache(path, lambda file: file.write(text), private=True)

@@ -17,7 +17,7 @@ import pickle
 from pathlib import Path
 from typing import BinaryIO
 
-from narrator.base.aside import write_aside
+from narrator.base.files import write_cache
 from narrator.base.folders import cache_dir
 from narrator.rules.model import Ruleset
 from narrator.rules.stamp import code_stamp
@@ -48,7 +48,7 @@ def keep(path: Path, data: bytes, ruleset: Ruleset) -> None:
     def write(file: BinaryIO) -> None:
         pickle.dump(ruleset, file, protocol=pickle.HIGHEST_PROTOCOL)
 
-    if write_aside(where / name, write, private=True, errors=(pickle.PicklingError,)):
+    if write_cache(where / name, write, private=True, errors=(pickle.PicklingError,)):
         with contextlib.suppress(OSError):
             for old in where.glob(f"{name.split('-')[0]}-*.pickle"):  # this path's older ones
                 if old.name != name:

@@ -254,11 +254,12 @@ class SettingsStore:
         return target
 
     def save(self, settings: Settings) -> None:
-        """Write atomically, so a crash never leaves half a file."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text(settings.to_json(), encoding="utf-8")
-        os.replace(tmp, self.path)
+        """Write whole or not at all, synced, the user's alone (`base.files.write_whole`:
+        no guessable temporary name a link could be planted at). A WriteError (an
+        OSError, one line) when it cannot be written: the file is then as it was."""
+        from narrator.base.files import write_whole  # (tempfile: not for the first frame)
+
+        write_whole(self.path, settings.to_json().encode("utf-8"), folder_mode=0o777)
 
 
 def audio_settings(settings: Settings) -> AudioSettings:

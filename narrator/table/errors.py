@@ -8,10 +8,10 @@ from narrator.base.errors import NarratorError
 from narrator.i18n.phrase import Phrase, say
 
 # What kind of refusal it is, so that a front end can answer it (the web server maps
-# these to 400, 409, 404, 401 and 403); the message is for the person holding the
+# these to 400, 409, 404, 401, 403 and 503); the message is for the person holding the
 # phone. "unknown": no seat holds that token; "forbidden": a player's token where the
-# host's is needed.
-Kind = Literal["invalid", "refused", "not_found", "unknown", "forbidden"]
+# host's is needed; "unsaved": the game could not be saved (the table stops).
+Kind = Literal["invalid", "refused", "not_found", "unknown", "forbidden", "unsaved"]
 
 
 class TableError(NarratorError):

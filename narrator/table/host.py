@@ -6,12 +6,14 @@ look at the table is run on that loop, so the table is only ever touched by one
 thread. It drives the same `TableService` as `narrator table` (run.py): a front end
 is told of every change (`watch`) and sends the host's commands (`command`, checked
 by the service as the host page's are) as futures: it never waits on the server's
-thread.
+thread. A game that cannot be saved stops the server by itself (`serving` is then
+False); the last view the front end was told carries why (`unsaved`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -63,9 +65,12 @@ class TableHost:
             except Exception as exc:  # the one line, to the thread that asked
                 ready.set_exception(exc)
                 return
-            self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
+            stop = asyncio.Event()
+            self._loop, self._stop = asyncio.get_running_loop(), stop
+            self.service.on_unsaved = lambda why: stop.set()  # told by the view's `unsaved`
             ready.set_result(bound)
-            await self._stop.wait()
+            await stop.wait()
+            self._loop = None  # no command reaches a table that stops
             await close_door(runner, listening)
 
         self._thread = threading.Thread(target=asyncio.run, args=(main(),), name="table-server")
@@ -116,8 +121,10 @@ class TableHost:
 
     def stop(self) -> None:
         """Stop serving and silence the voice; safe to call twice."""
-        if self._loop is not None and self._stop is not None:
-            self._loop.call_soon_threadsafe(self._stop.set)
+        loop, stop = self._loop, self._stop
+        if loop is not None and stop is not None:
+            with contextlib.suppress(RuntimeError):  # it stopped itself meanwhile
+                loop.call_soon_threadsafe(stop.set)
         if self._thread is not None:
             self._thread.join(10)
         self._loop = self._thread = None

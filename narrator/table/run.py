@@ -1,5 +1,8 @@
 """Serve one table until interrupted: bind, print the one JSON line, run, save.
 
+A game that cannot be saved (a full disk, a folder made read-only) stops the table:
+one line on stderr and exit 2, the game as last saved kept for `--resume`.
+
 Which interface: phones reach the server over the local network, so by default it
 binds the address this machine uses on its local network (the interface of the
 default route; found by asking the kernel for a route, no packet is sent) -- that
@@ -106,6 +109,7 @@ async def serve(server: TableServer, host: str, port: int, host_token: str, out:
     )
     print(json.dumps(urls(host, bound, server.service.table, host_token)), file=out, flush=True)
     stop = asyncio.Event()
+    server.service.on_unsaved = lambda why: stop.set()  # a game that cannot be saved stops
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
@@ -141,4 +145,6 @@ def run_table(
             asyncio.run(serve(server, choose_host(host, err), port, host_token, out))
     finally:
         voice.close()
+    if service.unsaved is not None:
+        raise TableError(service.unsaved)  # one line, exit 2: the game as last saved is kept
     return 0

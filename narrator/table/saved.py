@@ -10,17 +10,17 @@ always has: a game saved before is read as it was written.
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
 import json
 import os
 import stat
-import tempfile
 from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, cast
 
+from narrator.base import files
+from narrator.base.errors import WriteError
 from narrator.moderator.judges import Judge, PhysicalJudge
 from narrator.moderator.referee import Referee, Stage
 from narrator.rules import Ruleset
@@ -190,39 +190,30 @@ def read_regular(path: Path) -> bytes:
 
 
 def save(table: Table, path: Path) -> None:
-    """Write the saved game atomically and privately: a fresh temporary file (O_EXCL,
-    a name nobody can guess or plant a link at, mode 0600) in the same folder, synced,
-    then renamed over the old one -- a crash mid-write leaves the last good file, and
-    a link planted at the path is replaced, never followed."""
-    folder = path.parent
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    """Write the saved game whole, privately and synced (`base.files.write_whole`): a
+    fresh temporary file (O_EXCL, a name nobody can guess or plant a link at, 0600) in
+    the 0700 folder, synced, renamed over the old one, the folder synced -- a crash
+    mid-write leaves the last good file, a power cut just after keeps the new one, and
+    a link planted at the path is replaced, never followed. A TableError ("unsaved")
+    when it cannot be written: the file is then the game as last saved."""
+    data = json.dumps({**dump(table), "saved_at": table.clock.now()}, ensure_ascii=False)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            json.dump({**dump(table), "saved_at": table.clock.now()}, file, ensure_ascii=False)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+        files.write_whole(path, data.encode("utf-8"))
+    except WriteError as exc:
+        raise TableError(f"cannot save the game in {path} ({exc.strerror})", "unsaved") from None
 
 
 def check_writable(path: Path) -> None:
     """Refuse, before the game starts, a saved-game path that cannot be written."""
     try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        os.close(fd)
-        os.unlink(tmp)
-    except OSError as exc:
+        files.check_writable(path)
+    except WriteError as exc:
+        if path.is_dir():
+            raise TableError(f"{path} is a folder; give a file name with --game") from None
         raise TableError(
             f"cannot write the saved game in {path.parent} ({exc.strerror}); "
             "choose another file with --game"
         ) from None
-    if path.is_dir():
-        raise TableError(f"{path} is a folder; give a file name with --game")
 
 
 class GameLock:

@@ -50,7 +50,14 @@ from narrator.table.guard import TIMEOUT, open_door, request_arrived
 from narrator.table.seats import Player, number, token_hash
 from narrator.table.service import TableService, TableVoice
 
-STATUS = {"invalid": 400, "refused": 409, "not_found": 404, "unknown": 401, "forbidden": 403}
+STATUS = {
+    "invalid": 400,
+    "refused": 409,
+    "not_found": 404,
+    "unknown": 401,
+    "forbidden": 403,
+    "unsaved": 503,
+}
 # Each file served, from the files in static/ it is made of: the two pages' scripts
 # share common.js, served in front of each page's own (one request per page, as
 # before it was shared: phones behind one address share the door's connections).

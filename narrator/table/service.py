@@ -11,13 +11,15 @@ the same one. It owns what a front end must not write twice:
   a host command names the phase it was pressed in);
 - **after every change** (`changed`): the table's announcements to the voice (and
   the last one to every page), the night started or stopped by the phase, the voice's
-  "night heard to the end" as the table's next phase, the saved game, and one push
-  to every listener -- at most every PUSH_GAP seconds, the first at once;
+  "night heard to the end" as the table's next phase, the saved game (one that
+  cannot be saved stops the table: `unsaved`, `on_unsaved`), and one push to every
+  listener -- at most every PUSH_GAP seconds, the first at once;
 - **the clock**: every TICK seconds a deadline that has passed moves the table on,
   and a voice that failed is shown to the host at once.
 
 Everything runs on one event loop (`Loop`: an asyncio loop fits); the voice calls
-back from its own thread through `call_soon_threadsafe`. Nothing here blocks.
+back from its own thread through `call_soon_threadsafe`. Nothing here blocks but the
+save: a synced write after every change, ~10 ms on a busy machine (`scripts/bench_save`).
 """
 
 from __future__ import annotations
@@ -63,6 +65,8 @@ class TableVoice(Protocol):
     def close(self) -> None: ...
 
 
+# A phone's answer when the game cannot be saved (the host is told why and where).
+UNSAVED = "the game could not be saved, so the table stops; the host can resume it"
 PUSH_GAP = 0.05  # seconds between two pushes of the views to every listener
 TICK = 0.2  # seconds between two looks at the table's deadlines
 
@@ -101,6 +105,8 @@ class TableService:
         self._push_pending = False
         self._pushed = 0.0
         self._errors_told = 0  # the voice's errors the last push carried
+        self.unsaved: str | None = None  # why the game could not be saved (it stops)
+        self.on_unsaved: Callable[[str], None] | None = None  # the front end stops serving
 
     # -- the loop ---------------------------------------------------------------------
 
@@ -303,12 +309,13 @@ class TableService:
 
     def app_view(self) -> dict[str, Any]:
         """What the app's Table screen draws: the public state, the host's view, the
-        last line said and the voice's errors."""
+        last line said, the voice's errors and why the game could not be saved."""
         return {
             "state": self.public(),
             "host": self.host_view(),
             "said": self.announced[-1] if self.announced else None,
             "voice_errors": list(self.voice.errors[-3:]),
+            "unsaved": self.unsaved,
         }
 
     @staticmethod
@@ -357,8 +364,25 @@ class TableService:
         self.voice.prepare(games, foreseen(table))
 
     def _save(self) -> None:
-        if self.save_path is not None:
+        """Save the game, or stop the table: a game that cannot be saved is not played
+        on (a phone's answer is only sent once its step is saved). The first failure
+        is kept (`unsaved`, the host's one line), pushed, and told to the front end
+        (`on_unsaved`: it stops serving); the phones are refused with a line that
+        names no file of the host's."""
+        if self.save_path is None:
+            return
+        try:
             save(self.table, self.save_path)
+        except TableError as exc:
+            if self.unsaved is None:
+                self.unsaved = (
+                    f"{exc}; the table stopped, keeping the game as last saved: free some "
+                    "space (or make its folder writable), then go on with --resume"
+                )
+                self._push()
+                if self.on_unsaved is not None:
+                    self.on_unsaved(self.unsaved)
+            raise TableError(UNSAVED, "unsaved") from None
 
     def _push(self) -> None:
         self._push_pending = False

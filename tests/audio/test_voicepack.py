@@ -4,13 +4,9 @@ saying which); export then import byte for byte."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
+import stat
 import threading
 import zipfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -38,9 +34,11 @@ from narrator.audio.voicepack import (
     packs_dir,
     read_manifest,
 )
+from narrator.base.errors import WriteError
 from narrator.script.model import Say, Script
 from tests.support.fake_synth import FakeSynth
 from tests.support.soundserver import SoundServer
+from tests.support.unwritable import unwritable
 
 RATE = 16000
 
@@ -101,33 +99,15 @@ def test_keeping_a_take_commits_it_and_a_new_take_replaces_the_old(tmp_path: Pat
     assert not old.exists()  # the take recorded over is gone
     assert sorted(p.name for p in (folder / "lines").iterdir()) == [Path(again.lines[0].file).name]
     assert read_manifest(folder) == again
+    # a voice is its owner's: the pack's folders 0700, its files 0600
+    assert {stat.S_IMODE(p.stat().st_mode) for p in (folder, folder / "lines")} == {0o700}
+    assert {stat.S_IMODE(p.stat().st_mode) for p in folder.rglob("*") if p.is_file()} == {0o600}
     # the same name, game and language: the same pack, to go on with
     assert open_pack("Nonna Rosa", "onuw", "en", root=tmp_path)[1] == again
     # another game under that name: a pack of its own, the first untouched
     other, made = open_pack("Nonna Rosa", "lupus", "it", root=tmp_path)
     assert other.name == "nonna-rosa-2" and made.lines == ()
     assert open_pack("نوا", "onuw", "fa", root=tmp_path)[0].name.startswith("voice-")
-
-
-@contextmanager
-def unwritable(folder: Path) -> Iterator[None]:
-    """Nobody may add to `folder` -- root included (chattr +i), as a full disk refuses."""
-    if os.geteuid() != 0:
-        folder.chmod(0o500)
-        try:
-            yield
-        finally:
-            folder.chmod(0o700)
-        return
-    if shutil.which("chattr") is None:
-        pytest.skip("running as root without chattr: cannot make a folder read-only")
-    done = subprocess.run(["chattr", "+i", str(folder)], capture_output=True)
-    if done.returncode != 0:
-        pytest.skip(f"chattr +i is not supported here: {done.stderr.decode().strip()}")
-    try:
-        yield
-    finally:
-        subprocess.run(["chattr", "-i", str(folder)], check=True)
 
 
 @pytest.mark.parametrize("where", ["lines", "."], ids=["the-take", "the-manifest"])
@@ -137,8 +117,11 @@ def test_a_take_the_disk_will_not_take_leaves_the_pack_as_it_was(
     folder, _ = open_pack("Full", "onuw", "en", root=tmp_path)
     kept = keep_take(folder, "Seer, wake up.", take("Seer, wake up."))
     before = (folder / MANIFEST).read_bytes()
-    with unwritable(folder / where), pytest.raises(OSError):
+    with unwritable(folder / where), pytest.raises(WriteError) as refused:
         keep_take(folder, "Robber, wake up.", take("Robber, wake up.", 1.2))
+    # one line, an OSError too (the app's recording worker shows its strerror)
+    assert str(refused.value).startswith(f"cannot write {folder / where}/")
+    assert isinstance(refused.value, OSError) and "\n" not in str(refused.value)
     assert (folder / MANIFEST).read_bytes() == before
     assert read_manifest(folder) == kept
     assert not [p for p in folder.rglob("*.part")]

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import resource
+import signal
 import stat
 import subprocess
 import sys
@@ -23,6 +25,7 @@ from narrator.audio.packzip import MAX_ENTRIES, MAX_ENTRY
 from narrator.audio.recording import keep_take, make_take
 from narrator.audio.voicepack import open_pack, packs_dir
 from narrator.cli import main
+from tests.support.cli import run_narrator
 
 Entries = list[tuple[zipfile.ZipInfo, bytes]]
 
@@ -316,3 +319,34 @@ def test_a_pack_is_deleted_whole_and_an_unknown_one_is_one_line(
         _, err = capsys.readouterr()
         assert err.count("\n") == 1 and err.startswith("narrator: no voice pack"), err
     assert other.is_dir()
+
+
+def test_an_import_the_disk_will_not_take_is_one_line_and_the_old_pack_stays(
+    good: tuple[dict[str, bytes], dict[str, object]], tmp_path: Path
+) -> None:
+    """A full disk half-way through the takes (the process's file-size limit, as a full
+    disk refuses): one line, exit 2, and the data folder as it was -- a pack being
+    replaced (--replace) included; the same import with room for it goes in."""
+    files, _ = good
+    shared = write_zip(tmp_path / "shared.zip", entries_of(files))
+    assert run_narrator("voicepack", "import", str(shared)).returncode == 0
+    data = packs_dir().parent
+    before = snapshot(data)
+    take = min(len(v) for k, v in files.items() if k.endswith(".flac"))
+
+    def full_disk() -> None:  # in the child: a write past `take // 2` bytes fails
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (take // 2, take // 2))
+
+    done = run_narrator("voicepack", "import", str(shared), "--replace", preexec_fn=full_disk)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        f"narrator: cannot install the voice pack in {packs_dir()} (File too large)\n"
+    )
+    assert snapshot(data) == before  # the old pack whole, nothing left aside
+    again = run_narrator("voicepack", "import", str(shared), "--replace")
+    assert again.returncode == 0, again.stderr
+    folder = packs_dir() / "shared"
+    modes = {str(p.relative_to(folder)): stat.S_IMODE(p.stat().st_mode) for p in folder.rglob("*")}
+    assert modes == {name: 0o600 for name in files} | {"lines": 0o700}
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700  # a voice is its owner's

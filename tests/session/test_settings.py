@@ -3,6 +3,7 @@ beside as `settings.json.corrupt-<time>`, and one sentence says so. Never a cras
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 import pytest
@@ -63,8 +64,27 @@ def test_a_read_only_config_folder_is_reported_not_a_crash(read_only_folder: Pat
     assert settings == Settings()
     assert notice is not None and "nor moved aside" in notice and "left as it is" in notice
     assert (read_only_folder / "settings.json").read_bytes() == b"{oops"
-    with pytest.raises(OSError):  # the app turns this into one line (tests/tui/test_app.py)
+    with pytest.raises(OSError) as refused:  # the app shows it (tests/tui/test_app.py)
         store.save(Settings(language="it"))
+    assert str(refused.value).startswith(f"cannot write {read_only_folder / 'settings.json'} (")
+    assert (read_only_folder / "settings.json").read_bytes() == b"{oops"  # as it was
+    assert sorted(p.name for p in read_only_folder.iterdir()) == ["settings.json"]
+
+
+def test_settings_are_saved_whole_private_and_never_through_a_planted_link(
+    tmp_path: Path,
+) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious", encoding="utf-8")
+    path = tmp_path / "config" / "settings.json"
+    path.parent.mkdir()
+    (path.parent / "settings.json.tmp").symlink_to(victim)  # the old, guessable temp name
+    store = SettingsStore(path)
+    store.save(Settings(language="it"))
+    assert victim.read_text(encoding="utf-8") == "precious"
+    assert store.load() == (Settings(language="it"), None)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json", "settings.json.tmp"]
 
 
 def test_the_sounds_defaults_are_the_audio_layers() -> None:

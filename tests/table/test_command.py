@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 
 from narrator.table.run import choose_host, lan_address
+from tests.support.unwritable import unwritable
 
 NARRATOR = [sys.executable, "-m", "narrator.cli"]
 
@@ -69,6 +71,38 @@ def test_ready_line_serving_and_saving(tmp_path: Path) -> None:
     saved = json.loads(game.read_text())
     assert saved["seats"][0]["name"] == "سارا"
     assert str(joined["token"]) not in game.read_text()  # only its hash is kept
+
+
+def test_a_game_that_cannot_be_saved_stops_the_table_with_one_line(tmp_path: Path) -> None:
+    """The saved game's folder refuses a write mid-game (as a full disk does): the
+    phone's join is refused (503, a line naming no file of the host's), the command
+    stops by itself with one line and exit 2, and the game as last saved is whole."""
+    folder = tmp_path / "state"
+    game = folder / "game.json"
+    proc, ready = start("onuw", "--host", "127.0.0.1", "--port", "0", "--no-audio",
+                        "--game", str(game))  # fmt: skip
+    try:
+        base = ready["join"].split("/?")[0]
+        post(base + "/api/join", {"name": "Ann", "room": ready["room"]})
+        before = game.read_bytes()
+        with unwritable(folder):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                post(base + "/api/join", {"name": "Bo", "room": ready["room"]})
+            assert refused.value.code == 503
+            told = json.loads(refused.value.read())["error"]
+            assert "could not be saved" in told and str(folder) not in told
+            code = proc.wait(15)
+    finally:
+        if proc.poll() is None:
+            stop(proc)
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    assert code == 2, err
+    assert err.startswith(f"narrator: cannot save the game in {game} (") and err.count("\n") == 1
+    assert "--resume" in err
+    assert game.read_bytes() == before  # the game as last saved: Ann alone
+    assert [s["name"] for s in json.loads(before)["seats"]] == ["Ann"]
+    assert sorted(p.name for p in folder.iterdir()) == ["game.json", "game.json.lock"]
 
 
 def test_a_game_in_play_is_never_overwritten_and_resumes(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ import pytest
 from narrator.table import Table, TableError, load_saved, save
 from narrator.table.saved import GameLock, dump
 from narrator.table.sealed import context, open_with, secret
+from tests.support.unwritable import unwritable
 from tests.unit.helpers import ruleset
 
 
@@ -40,6 +41,26 @@ def test_the_saved_game_is_private_and_its_new_folder_too(tmp_path: Path) -> Non
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
     assert [p.name for p in path.parent.iterdir()] == ["onuw.json"]  # no temp file left
+
+
+def test_a_save_the_folder_refuses_is_one_line_and_the_last_save_stays(tmp_path: Path) -> None:
+    """A save that cannot be written (a folder made read-only, as a full disk refuses)
+    is one TableError that the table stops on ("unsaved"); the file is the game as
+    last saved, whole, and no temporary file is left. The command's and the app's
+    side: tests/table/test_command.py, tests/tui/test_table_mode.py."""
+    path = tmp_path / "state" / "onuw.json"
+    t = a_table()
+    save(t, path)
+    before = path.read_bytes()
+    t.advance()  # night 1: a new step to save
+    with unwritable(path.parent), pytest.raises(TableError) as refused:
+        save(t, path)
+    assert refused.value.kind == "unsaved"
+    assert str(refused.value).startswith(f"cannot save the game in {path} (")
+    assert "\n" not in str(refused.value)
+    assert path.read_bytes() == before
+    assert load_saved(path, t.ruleset).phase == "cards"
+    assert [p.name for p in path.parent.iterdir()] == ["onuw.json"]
 
 
 def test_a_planted_link_is_never_followed(tmp_path: Path) -> None:

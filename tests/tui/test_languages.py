@@ -193,3 +193,24 @@ async def test_the_persian_help_is_right_aligned_and_shaped(tmp_path: Path) -> N
     first = next(r for r in text.splitlines() if start in r)
     body = next(part for part in first.split(frame) if start in part).rstrip()
     assert body.endswith(start), body
+
+
+@sync
+@pytest.mark.parametrize("lang", ["it", "fa"])
+async def test_a_refused_file_name_is_said_in_the_apps_language(tmp_path: Path, lang: str) -> None:
+    """The file dialogs' refusal line is the app's words too (the night's export said
+    it in English before its dialog shared the voice packs' base)."""
+    from textual.widgets import Input
+
+    from narrator.tui.screens.export import ExportDialog
+
+    app, _, _ = make_app(tmp_path, settings=Settings(language=lang, bidi="on"))
+    suffixes = ".wav, .flac, .ogg, .mp3"
+    said = {"it": f"Il nome deve finire in {suffixes}", "fa": f"نام باید با {suffixes} تمام شود"}
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*GAMES[lang], "p", "e")
+        await settle(pilot, lambda: isinstance(app.screen, ExportDialog))
+        app.screen.query_one(Input).value = "/tmp/night.txt"
+        await pilot.press("enter")
+        await shows(pilot, visual(said[lang], lang=lang, mode="on"))
+        assert isinstance(app.screen, ExportDialog)  # refused: still asking

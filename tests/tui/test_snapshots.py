@@ -14,6 +14,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
+from narrator.audio.booth import SimulatedBooth
 from narrator.tui.app import NarratorApp
 from narrator.tui.screens.day import DayScreen
 from narrator.tui.screens.night import NightScreen
@@ -121,6 +122,28 @@ async def _export(pilot: Pilot[Any], clock: ManualClock) -> None:
     pilot.app.screen.query_one(Input).value = "/tmp/narrator-onuw-night1.wav"
 
 
+async def _export_wrong_name(pilot: Pilot[Any], clock: ManualClock) -> None:
+    await pilot.press(*ONUW, "p", "e")
+    pilot.app.screen.query_one(Input).value = "/tmp/narrator-onuw-night1.txt"
+    await pilot.press("enter")  # refused: the dialog stays, with its one line
+
+
+async def _pack_import_wrong_name(pilot: Pilot[Any], clock: ManualClock) -> None:
+    await pilot.press("v", "i")  # the voice packs, then Import
+    pilot.app.screen.query_one(Input).value = "/tmp/voice.txt"
+    await pilot.press("enter")
+
+
+async def _new_pack_without_a_name(pilot: Pilot[Any], clock: ManualClock) -> None:
+    from narrator.tui.screens.record import Studio
+
+    app = pilot.app
+    assert isinstance(app, NarratorApp)
+    app.studio = Studio(booth=lambda device: SimulatedBooth())  # recording is available
+    await pilot.press(*ONUW, "v")  # record a voice for One Night
+    await pilot.press("enter")  # no name yet: refused, the name's field focused
+
+
 async def _light(pilot: Pilot[Any], clock: ManualClock) -> None:
     await pilot.press("ctrl+t", *ONUW)
 
@@ -138,6 +161,9 @@ CASES: dict[str, tuple[Before, str | None]] = {
     "settings": (_settings, None),
     "help": (_help, None),
     "export_without_sound": (_export, "no audio output device"),
+    "export_wrong_name": (_export_wrong_name, None),
+    "pack_import_wrong_name": (_pack_import_wrong_name, None),
+    "new_pack_without_a_name": (_new_pack_without_a_name, None),
     "setup_light_theme": (_light, None),
 }
 

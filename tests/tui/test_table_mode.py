@@ -4,11 +4,15 @@ live from real HTTP requests, and the keys that deal and go on."""
 from __future__ import annotations
 
 import json
+import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from narrator.tui.screens.help import HelpScreen
 from narrator.tui.screens.table import TableScreen, qr_text
+from tests.support.unwritable import unwritable
 from tests.tui.conftest import settle, sync
 from tests.tui.fakes import make_app, screen_text
 
@@ -113,3 +117,33 @@ async def test_a_busy_table_never_stops_the_app(tmp_path: Path) -> None:
             free.set()
         busy.result(10)
         await pilot.press("escape")
+
+
+@sync
+async def test_a_game_that_cannot_be_saved_stops_the_table_and_says_why(tmp_path: Path) -> None:
+    """The saved game's folder refuses a write (as a full disk does): the server stops
+    by itself, the screen says why in one line, and the game as last saved is whole."""
+    app, _engine, _clock = make_app(tmp_path)
+    app.table_address, app.table_port = "127.0.0.1", 0
+    async with app.run_test(size=(110, 44)) as pilot:
+        await pilot.press("t")
+        await settle(pilot, lambda: isinstance(app.screen, TableScreen))
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        await settle(pilot, lambda: screen.host.serving)
+        urls, path = screen.host.urls, screen.host.service.save_path
+        assert path is not None
+        base = urls["join"].split("/?")[0]
+        join(base, urls["room"], "Ann")
+        await settle(pilot, lambda: "1 joined" in screen_text(app))
+        before = path.read_bytes()
+        with unwritable(path.parent):
+            with pytest.raises(urllib.error.HTTPError, match="503"):
+                join(base, urls["room"], "Bo")
+            await settle(pilot, lambda: not screen.host.serving)
+            await settle(
+                pilot, lambda: "The table stopped: cannot save the game" in screen_text(app)
+            )
+        assert path.read_bytes() == before
+        await pilot.press("escape")  # leaving a stopped table is as leaving any
+        await settle(pilot, lambda: not isinstance(app.screen, TableScreen))

@@ -23,6 +23,7 @@ from narrator.tui.screens.pack_file import PackFileDialog
 from narrator.tui.screens.packs import VoicePacksScreen
 from narrator.tui.screens.record import RecordScreen, Studio
 from narrator.tui.screens.setup import SetupScreen
+from tests.support.unwritable import unwritable
 from tests.tui.conftest import settle, shows, sync
 from tests.tui.fakes import make_app
 
@@ -91,6 +92,33 @@ async def test_record_keep_skip_and_leave_loses_nothing(tmp_path: Path) -> None:
         screen = await open_recording(pilot)
         assert screen.recording.done == 1 and screen.recording.index == 1
         await shows(pilot, "Line 2 of", "1 recorded")
+
+
+@sync
+async def test_a_take_the_disk_will_not_take_is_one_line_and_the_pack_as_it_was(
+    tmp_path: Path,
+) -> None:
+    """The pack's folder refuses the take (as a full disk does): the screen says so in
+    one line, the take stays to be kept again, and the pack is as it was; once the
+    folder takes it, Enter keeps it."""
+    app, _, _ = make_app(tmp_path)
+    with_booth(app)
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_recording(pilot)
+        folder = screen.recording.folder
+        before = (folder / "pack.json").read_bytes()
+        await take(pilot, screen)
+        with unwritable(folder / "lines"):
+            await pilot.press("enter")
+            shown = await shows(pilot, "The take could not be kept (")
+            assert screen.state == "review" and screen.take is not None
+            assert (folder / "pack.json").read_bytes() == before
+            assert list((folder / "lines").iterdir()) == []  # no temporary file left
+        row = next(r for r in shown.splitlines() if "could not be kept" in r)
+        assert "try again" in row and "Traceback" not in shown
+        await pilot.press("enter")  # the same take, now the folder takes it
+        await settle(pilot, lambda: screen.recording.done == 1)
+    assert len(find_pack("nonna")[1].lines) == 1
 
 
 @sync

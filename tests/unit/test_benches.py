@@ -47,6 +47,17 @@ BENCHES: list[tuple[str, list[str], list[pytest.MarkDecorator]]] = [
     ),
     ("bench_table_night", ["Act -> ack", "Dawn -> named"], []),
     (
+        "bench_save",
+        [
+            "Dump the table to JSON",
+            "A save as shipped",
+            "The same save without the folder's sync",
+            "Write and rename only",
+            "The folder's sync alone",
+        ],
+        [],
+    ),
+    (
         "bench_sound",
         [
             *(f"{lang} | {DEFAULT_RATES[lang]} |" for lang in ("en", "it", "fa")),  # rate heard

@@ -1,5 +1,5 @@
 """NewPackDialog: before recording, the voice's name, who reads it, the licence and the
-language; dismisses a `PackChoice` or None.
+language; dismisses a `PackChoice` or None (a `FormDialog`).
 
 A name recorded before for the same game and language goes on with that pack; the
 app makes or finds the pack (files are the app's workers' business, not a dialog's).
@@ -11,13 +11,12 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.containers import Horizontal
+from textual.widgets import Input, Label, Select, Static
 
 from narrator.i18n import N_
-from narrator.tui.text import NarratorFooter, shape, t
+from narrator.tui.screens.form import AnswerRefused, FormDialog
+from narrator.tui.text import shape, t
 
 LANGUAGE_NAMES = {"en": "English", "it": "Italiano", "fa": "فارسی"}
 LICENCE = "CC BY 4.0"  # what a group that shares its pack most often means
@@ -31,11 +30,12 @@ class PackChoice:
     licence: str
 
 
-class NewPackDialog(ModalScreen[PackChoice | None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
+class NewPackDialog(FormDialog[PackChoice]):
+    FRAME: ClassVar[str] = "new-pack"
+    ERROR: ClassVar[str] = "new-pack-error"
 
     def __init__(self, game: str, languages: tuple[str, ...], lang: str) -> None:
-        super().__init__()
+        super().__init__(t("Record"))
         self.game = game
         self.languages = languages
         self.lang = lang if lang in languages else languages[0]
@@ -43,67 +43,43 @@ class NewPackDialog(ModalScreen[PackChoice | None]):
     def _row(self, label: str, widget: Input | Select[str]) -> Horizontal:
         return Horizontal(Label(shape(t(label)), classes="field-label"), widget, classes="field")
 
-    def compose(self) -> ComposeResult:
+    def fields(self) -> ComposeResult:
         languages = [(shape(LANGUAGE_NAMES.get(code, code), code), code) for code in self.languages]
-        with Vertical(id="new-pack"):
-            yield Static(
-                shape(t("Record a voice for {game}").format(game=self.game)), id="settings-title"
-            )
-            yield self._row(
-                N_("Name of the voice"),
-                Input(placeholder=shape(t("as your group calls it")), id="pack-name", compact=True),
-            )
-            yield self._row(N_("Recorded by"), Input(id="pack-by", compact=True))
-            yield self._row(N_("Licence"), Input(LICENCE, id="pack-licence", compact=True))
-            yield self._row(
-                N_("Language"),
-                Select(
-                    languages, value=self.lang, id="pack-language", allow_blank=False, compact=True
-                ),
-            )
-            yield Static(
-                shape(
-                    t(
-                        "Every line the game can say is shown in turn, tonight's deck first. "
-                        "A name recorded before goes on where it stopped."
-                    )
-                ),
-                id="new-pack-hint",
-            )
-            yield Static("", id="new-pack-error")
-            with Horizontal(id="export-buttons"):
-                yield Button(shape(t("Record")), variant="primary", id="ok")
-                yield Button(shape(t("Cancel")), id="cancel")
-        yield NarratorFooter()
+        yield Static(
+            shape(t("Record a voice for {game}").format(game=self.game)), id="settings-title"
+        )
+        yield self._row(
+            N_("Name of the voice"),
+            Input(placeholder=shape(t("as your group calls it")), id="pack-name", compact=True),
+        )
+        yield self._row(N_("Recorded by"), Input(id="pack-by", compact=True))
+        yield self._row(N_("Licence"), Input(LICENCE, id="pack-licence", compact=True))
+        yield self._row(
+            N_("Language"),
+            Select(languages, value=self.lang, id="pack-language", allow_blank=False, compact=True),
+        )
+        yield Static(
+            shape(
+                t(
+                    "Every line the game can say is shown in turn, tonight's deck first. "
+                    "A name recorded before goes on where it stopped."
+                )
+            ),
+            id="new-pack-hint",
+        )
 
     def on_mount(self) -> None:
         self.query_one("#pack-name", Input).focus()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        self._finish()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "ok":
-            self._finish()
-        else:
-            self.dismiss(None)
-
-    def _finish(self) -> None:
+    def answer(self) -> PackChoice:
         name = " ".join(self.query_one("#pack-name", Input).value.split())
         if not name:
-            missing = t("Give the voice a name.")
-            self.query_one("#new-pack-error", Static).update(f"[red]{shape(missing)}[/]")
             self.query_one("#pack-name", Input).focus()
-            return
+            raise AnswerRefused(t("Give the voice a name."))
         language = self.query_one("#pack-language", Select).value
-        self.dismiss(
-            PackChoice(
-                name=name,
-                language=str(language) if isinstance(language, str) else self.lang,
-                recorded_by=self.query_one("#pack-by", Input).value.strip(),
-                licence=self.query_one("#pack-licence", Input).value.strip(),
-            )
+        return PackChoice(
+            name=name,
+            language=str(language) if isinstance(language, str) else self.lang,
+            recorded_by=self.query_one("#pack-by", Input).value.strip(),
+            licence=self.query_one("#pack-licence", Input).value.strip(),
         )
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

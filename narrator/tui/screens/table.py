@@ -4,7 +4,8 @@ The screen serves the table (`narrator.table.TableHost`, a web server on its own
 thread) and renders it: the join URL as a QR code drawn with half blocks, the
 short room code, the players as they arrive, the phase and the votes cast. Keys
 send commands (deal, go on, end); the table's state lives in `narrator.table`,
-never here. Leaving the screen stops the server.
+never here. Leaving the screen stops the server; so does a game that cannot be
+saved, and the screen says why.
 """
 
 from __future__ import annotations
@@ -172,6 +173,10 @@ class TableScreen(Screen[None]):
         said = shape(view["said"] or "", state["lang"])  # the voice speaks the game's language
         if view["voice_errors"]:
             said = shape(t("Voice: {error}").format(error=view["voice_errors"][-1]))
+        if view.get("unsaved"):  # the server stopped: the game as last saved is kept
+            stopped = shape(t("The table stopped: {error}").format(error=view["unsaved"]))
+            self.query_one("#table-said", Static).update(Text(stopped, style="bold red"))
+            return
         self.query_one("#table-said", Static).update(Text(said))
 
     def _command(self, name: str) -> None:
