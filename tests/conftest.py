@@ -20,7 +20,9 @@ time, first. Where priorities may be raised (root, as in CI), the burners are he
 off the first CPU only until the timing tests are done (about four minutes), and
 each real-time test after them runs above the burners (`pytest_runtest_protocol`).
 The timing tests and the long real-time ones are collected first, so neither waits
-for the other and the last to finish is not a soak that started late.
+for the other and the last to finish is not a soak that started late; a night many
+tests read from the shared speech cache is rendered at the start, beside the timing
+tests (`SHARED_RENDERS`).
 """
 
 from __future__ import annotations
@@ -60,6 +62,15 @@ LONG_BURNERS = (
     "tests/unit/test_fuzz.py::",
 )
 
+# The first render of a night that many tests read from the run's speech cache
+# (tests/support/sound.py: the others wait for it, then read it): Italian's neural voice
+# makes it in about a minute. Started first, beside the timing tests, so that it is
+# made when its readers come (tests/audio/test_sound_*.py, test_kokoro.py) and no
+# worker sits waiting for it.
+SHARED_RENDERS = (
+    "tests/audio/test_sound_pacing.py::test_the_rate_heard_is_the_rate_set_in_every_language[it]",
+)
+
 
 # scripts/test runs again, alone, each test that failed among the workers: it names
 # the file the failed tests' ids go to (NUL-separated: a parameter may hold a newline),
@@ -79,9 +90,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if "sound_server" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.realtime)
 
-    def order(item: pytest.Item) -> int:
+    def order(item: pytest.Item) -> float:
         if _timing(item):
             return 0
+        if item.nodeid.startswith(SHARED_RENDERS):
+            return 0.5
         if item.nodeid.startswith(LONG_REALTIME):
             return 1 + next(i for i, p in enumerate(LONG_REALTIME) if item.nodeid.startswith(p))
         if _realtime(item):

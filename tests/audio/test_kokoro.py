@@ -38,11 +38,12 @@ from narrator.audio.kokoro_phonemes import (
     phonemize,
     tokens,
 )
+from narrator.audio.lexicon import respell
 from narrator.audio.loudness import true_peak_db
 from narrator.audio.packaged import KOKORO, default_voice
 from narrator.audio.rate import shipped_rates
 from narrator.audio.settings import AudioUnavailable
-from narrator.audio.synth import Utterance
+from narrator.audio.synth import CachedSynthesizer, Utterance
 from narrator.audio.voices import VoiceRouter
 from narrator.script.model import Say
 from tests.support import sound
@@ -238,41 +239,44 @@ def no_network_site(tmp_path: Path) -> Path:
 def test_a_kokoro_call_is_treated_as_every_call(tmp_path: Path) -> None:
     """Italian calls of the night with if_sara: resampled once to the mix rate, -16 LUFS
     under -1 dBTP, edges trimmed, never clipped (the model's own peaks pass full scale),
-    at the rate set within 10 % (the default and a slower one); the same line twice is
-    the same samples."""
-    router = VoiceRouter(tmp_path)
-    says = [s.text for s in sound.onuw_night("it").steps if isinstance(s, Say)]
+    at the rate set within 10 % (the default and a slower one); a line made again is
+    the same samples as the one kept. At the default rate the calls are the night's as
+    the engine asks for them (respelled), from the run's shared speech cache: made once
+    for every test of this night (`sound.rendering`), here if none came first."""
+    says = [respell(s.text, "it") for s in sound.onuw_night("it").steps if isinstance(s, Say)]
     lines = [t for t in says if sound.words(t) >= 4][:4]
+    router = VoiceRouter(tmp_path)
     try:
+        shared = CachedSynthesizer(router, sound._shared_cache() / "speech")
+        with sound.rendering(sound._shared_cache(), "if_sara"):
+            clips = [shared.synthesize(Utterance(t, "it", "if_sara", 150)) for t in lines]
         kokoro = router.kokoro
-        raws = [kokoro._say(t, "it", "if_sara", 1.0) for t in lines]
-        assert {rate for _, rate in raws} == {24000}  # the model's own rate, resampled once
-        peaks = [float(np.max(np.abs(raw))) for raw, _ in raws]
-        words = seconds = 0.0
-        for text in lines:
-            clip = router.synthesize(Utterance(text, "it", "if_sara", 150))
-            x = clip.samples
-            assert clip.sample_rate == 22050
-            assert sound.lufs(x, 22050) == pytest.approx(-16.0, abs=0.5), text
-            assert true_peak_db(x, 22050) <= -0.95, text
-            assert np.max(np.abs(x)) < 1.0
-            loud = np.flatnonzero(np.abs(x) > 10 ** (-48 / 20) * np.abs(x).max())
-            assert loud[0] / 22050 < 0.05 and (len(x) - loud[-1]) / 22050 < 0.05, text
-            words += sound.words(text)
-            seconds += (loud[-1] - loud[0]) / 22050
-        slow_words = slow_seconds = 0.0
-        for text in lines:  # another rate: the whole night at 120 costs minutes
-            x = router.synthesize(Utterance(text, "it", "if_sara", 120)).samples
-            loud = np.flatnonzero(np.abs(x) > 10 ** (-48 / 20) * np.abs(x).max())
-            slow_words += sound.words(text)
-            slow_seconds += (loud[-1] - loud[0]) / 22050
-        again = router.synthesize(Utterance(lines[0], "it", "if_sara", 150))
-        first = router.synthesize(Utterance(lines[0], "it", "if_sara", 150))
-        assert np.array_equal(again.samples, first.samples)  # deterministic: the cache is exact
+        # The first call as the model made it (the same speed, so the same samples).
+        raw, raw_rate = kokoro._say(lines[0], "it", "if_sara", kokoro.speed("if_sara", "it", 150))
+        again = router.synthesize(Utterance(lines[0], "it", "if_sara", 150))  # not cached
+        slow = [router.synthesize(Utterance(t, "it", "if_sara", 120)).samples for t in lines]
     finally:
         router.close()
-    assert max(peaks) > 0.99, peaks  # what the loudness pass brought under its ceiling
+    assert raw_rate == 24000  # the model's own rate, resampled once
+    assert float(np.max(np.abs(raw))) > 0.99  # what the loudness pass brings under its ceiling
+    assert np.array_equal(again.samples, clips[0].samples)  # deterministic: the cache is exact
+    words = seconds = 0.0
+    for text, clip in zip(lines, clips, strict=True):
+        x = clip.samples
+        assert clip.sample_rate == 22050
+        assert sound.lufs(x, 22050) == pytest.approx(-16.0, abs=0.5), text
+        assert true_peak_db(x, 22050) <= -0.95, text
+        assert np.max(np.abs(x)) < 1.0
+        loud = np.flatnonzero(np.abs(x) > 10 ** (-48 / 20) * np.abs(x).max())
+        assert loud[0] / 22050 < 0.05 and (len(x) - loud[-1]) / 22050 < 0.05, text
+        words += sound.words(text)
+        seconds += (loud[-1] - loud[0]) / 22050
     assert 60 * words / seconds == pytest.approx(150, rel=0.10)
+    slow_words = slow_seconds = 0.0
+    for text, x in zip(lines, slow, strict=True):  # another rate: the whole night costs minutes
+        loud = np.flatnonzero(np.abs(x) > 10 ** (-48 / 20) * np.abs(x).max())
+        slow_words += sound.words(text)
+        slow_seconds += (loud[-1] - loud[0]) / 22050
     assert 60 * slow_words / slow_seconds == pytest.approx(120, rel=0.10)
 
 
@@ -325,7 +329,10 @@ def test_a_prepared_night_plays_with_nothing_left_to_make(tmp_path: Path) -> Non
 
 @pytest.mark.timeout(900)  # a cold neural voice on a loaded machine
 def test_narrator_prepare_fills_the_cache_for_the_night_and_its_day(tmp_path: Path) -> None:
-    args = ["onuw", "--players", "3", "--roles", "werewolf:2,seer,robber,troublemaker,villager",
+    """From an empty cache (its own): the night's calls and its day's are made, then none.
+    The smallest One Night (only the werewolves wake: 6 calls, and 8 in its day): what is
+    made does not depend on the cards, and each call costs seconds of a neural voice."""
+    args = ["onuw", "--players", "3", "--roles", "werewolf:2,villager:3,tanner",
             "--lang", "it", "--voice", "im_nicola"]  # fmt: skip
     first = sound.narrator("prepare", *args, data=tmp_path)
     assert first.returncode == 0, first.stderr
@@ -349,12 +356,13 @@ def test_narrator_prepare_fills_the_cache_for_the_night_and_its_day(tmp_path: Pa
 
 @pytest.mark.timeout(900)  # a cold neural voice on a loaded machine
 def test_the_italian_night_is_spoken_by_if_sara_and_the_timeline_says_so(tmp_path: Path) -> None:
-    """As a user renders it: One Night, 10 players, in Italian (the run's shared speech
-    cache: the calls are made once for every test that renders this night)."""
+    """As a user renders it: One Night, 10 players, in Italian -- every role of the base
+    game, the night tests/audio/test_sound_*.py measure, made once in the run's shared
+    speech cache for all of them (`sound.rendering`)."""
     out, timeline = tmp_path / "n.wav", tmp_path / "n.json"
     done = sound.narrator(
-        "render", "onuw", "--players", "10", "--lang", "it", "--out", str(out),
-        "--timeline", str(timeline),
+        "render", "onuw", "--players", "10", "--roles", sound.ONUW_FULL, "--lang", "it",
+        "--out", str(out), "--timeline", str(timeline),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert json.loads(timeline.read_text())["voice"] == {"engine": "kokoro", "id": "if_sara"}

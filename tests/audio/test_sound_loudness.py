@@ -26,8 +26,10 @@ from tests.support import sound
 pytestmark = pytest.mark.audio
 
 LANGS = ("en", "it", "fa")
+NEURAL_NIGHT = pytest.mark.timeout(sound.NEURAL_NIGHT)  # Italian's is Kokoro's
 
 
+@NEURAL_NIGHT
 @pytest.mark.parametrize("lang", LANGS)
 def test_calls_spread_at_most_1_lu_in_each_language(lang: str) -> None:
     calls = sound.call_loudness(sound.onuw_render(lang, bed=False))
@@ -35,6 +37,7 @@ def test_calls_spread_at_most_1_lu_in_each_language(lang: str) -> None:
     assert max(calls) - min(calls) <= 1.0, f"{lang}: {min(calls):.2f}..{max(calls):.2f} LUFS"
 
 
+@NEURAL_NIGHT
 def test_languages_sit_within_1_lu_of_each_other() -> None:
     means = {
         lang: float(np.median(sound.call_loudness(sound.onuw_render(lang, bed=False))))
@@ -43,6 +46,7 @@ def test_languages_sit_within_1_lu_of_each_other() -> None:
     assert max(means.values()) - min(means.values()) <= 1.0, means
 
 
+@NEURAL_NIGHT
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_whole_mix_is_about_minus_16_lufs_and_never_clips(lang: str) -> None:
     mix = sound.onuw_render(lang)

@@ -12,8 +12,10 @@ from narrator.script.render_text import estimate_seconds
 from tests.support import sound
 
 pytestmark = pytest.mark.audio
+NEURAL_NIGHT = pytest.mark.timeout(sound.NEURAL_NIGHT)  # Italian's is Kokoro's
 
 
+@NEURAL_NIGHT
 @pytest.mark.parametrize("lang", ["en", "it", "fa"])
 def test_the_rate_heard_is_the_rate_set_in_every_language(lang: str) -> None:
     measured = sound.speech_rate(sound.onuw_render(lang, bed=False))
@@ -58,6 +60,7 @@ def test_a_wake_call_leaves_about_a_second_before_the_instruction() -> None:
     assert all(0.98 <= g <= 1.1 for g in gaps), gaps
 
 
+@NEURAL_NIGHT
 def test_the_wake_gap_is_a_setting_scaled_by_pace() -> None:
     night = sound.onuw_night("it", wake_gap=1.5, pace=1.4)
     timeline = sound.render(night, sound._shared_cache(), bed=False)

@@ -19,6 +19,7 @@ from narrator.audio.mixer import SAMPLE_RATE, to_rate
 from narrator.audio.synth import CachedSynthesizer, Clip, EspeakSynthesizer, Utterance, postprocess
 from narrator.audio.voices import VoiceRouter
 from narrator.script.model import script_to_dict
+from tests.support import sound
 from tests.support.fake_synth import sample_night
 
 pytestmark = pytest.mark.audio
@@ -76,6 +77,42 @@ def test_a_warm_cache_never_starts_the_engine(tmp_path: Path) -> None:
     assert warm.synth.hits == 6 and warm.synth.misses == 0
     assert np.array_equal(first.samples, again.samples)
     warm.close()
+
+
+# Which of the locks in a speech folder another process could take now.
+PROBE = """
+import fcntl, sys
+from pathlib import Path
+for lock in sorted(Path(sys.argv[1]).glob(".tests-rendering-*.lock")):
+    with open(lock, "a") as file:
+        try:
+            fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            print(lock.name, "free")
+        except BlockingIOError:
+            print(lock.name, "held")
+"""
+
+
+def test_the_tests_renders_into_one_speech_cache_take_turns_by_voice(tmp_path: Path) -> None:
+    """tests/support/sound.py: the xdist workers' renders into the run's speech cache
+    with one voice take turns across processes (one makes a call, the others then read
+    it); another voice's do not wait. What another process could take is asked of it."""
+
+    def probe() -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-c", PROBE, str(tmp_path / "speech")],
+            capture_output=True, text=True, timeout=60, check=True,
+        )  # fmt: skip
+        return done.stdout.splitlines()
+
+    with sound.rendering(tmp_path, "if_sara"):
+        with sound.rendering(tmp_path, "heart"):  # another voice: taken at once
+            pass
+        held = probe()
+    assert held == [".tests-rendering-heart.lock free", ".tests-rendering-if_sara.lock held"]
+    assert probe() == [".tests-rendering-heart.lock free", ".tests-rendering-if_sara.lock free"]
+    assert sound._voice_of(("render", "onuw", "--lang", "it")) == AudioSettings().voice_for("it")
+    assert sound._voice_of(("render", "onuw", "--voice=joe", "--lang", "it")) == "joe"
 
 
 def test_cache_key_holds_everything_that_changes_the_sound(tmp_path: Path) -> None:

@@ -3,17 +3,24 @@
 Shared by the tests in tests/audio/test_sound_*.py and by scripts/bench_sound and
 scripts/bench_voices. Every
 figure is read from samples (the timeline only says where the calls and pauses are).
+
+Renders into a shared speech cache take turns by voice (`rendering`): under xdist,
+five tests asking for the same cold Italian night at once each made all of it, each
+with its own Kokoro workers, on two cores; now one makes it and the others read it.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
+import fcntl
 import functools
 import os
 import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -33,6 +40,10 @@ MASK_LEVEL = -45.0  # dBFS: the 1-6 kHz band must reach this in the pauses
 ONUW_FULL = (
     "doppelganger,werewolf:2,minion,mason:2,seer,robber,troublemaker,drunk,insomniac,hunter,tanner"
 )
+# Seconds a test rendering a neural night may take (its time limit): Kokoro makes the
+# Italian one in about a minute, in minutes on a loaded machine -- or a test waits that
+# long for another worker making it (`rendering`).
+NEURAL_NIGHT = 900
 
 
 def onuw_night(lang: str = "en", players: int = 10, **plan: object) -> Script:
@@ -42,10 +53,30 @@ def onuw_night(lang: str = "en", players: int = 10, **plan: object) -> Script:
     return build_script(ruleset, Plan(players=players, roles=roles, lang=lang, **plan))  # type: ignore[arg-type]
 
 
-def render(script: Script, cache: object, **settings: object) -> Timeline:
-    engine = AudioEngine(AudioSettings(**settings), cache_dir=cache)  # type: ignore[arg-type]
+@contextlib.contextmanager
+def rendering(cache: Path, voice: str) -> Iterator[None]:
+    """Held while a render with `voice` makes its calls into the speech cache of
+    `cache` (an engine's cache folder): renders that share that cache (the run's,
+    `_shared_cache`, on every xdist worker) and the voice take turns, so a call missing
+    from it is made once -- the first renders, the others wait (a lock on a file in the
+    cache, released if its holder dies), then find it there. The cache writes aside and
+    renames (narrator/base/aside.py): a reader never sees half a file. Other voices do
+    not wait: another voice's calls are other files. Not reentrant: a process holding
+    it for a voice must not ask for it again (two opens of one file lock each other)."""
+    speech = Path(cache) / "speech"
+    speech.mkdir(parents=True, exist_ok=True)
+    name = re.sub(r"[^\w.-]", "_", voice)
+    with open(speech / f".tests-rendering-{name}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def render(script: Script, cache: Path, **settings: object) -> Timeline:
+    audio = AudioSettings(**settings)  # type: ignore[arg-type]
+    engine = AudioEngine(audio, cache_dir=cache)
     try:
-        return engine.render(script)
+        with rendering(cache, audio.voice_for(script.lang)):
+            return engine.render(script)
     finally:
         engine.close()
 
@@ -55,7 +86,8 @@ def _shared_cache() -> Path:
     """A cache folder for the renders these helpers make. Under pytest its speech
     is the run's shared speech cache (tests/conftest.py, `_speech_cache`), so a night
     a neural voice made for one test (Kokoro's Italian: seconds a call) is made once
-    for the whole run, on every worker."""
+    for the whole run, on every worker: `render` and `narrator` take their turn at it
+    (`rendering`), so a worker asking for calls another is making waits for them."""
     folder = Path(tempfile.mkdtemp(prefix="narrator-sound-tests-"))
     atexit.register(shutil.rmtree, folder, True)
     shared = Path(os.environ.get("XDG_CACHE_HOME", "/nonexistent")) / "narrator" / "speech"
@@ -85,12 +117,35 @@ def onuw_render(
     return render(script, _shared_cache(), bed=bed, **settings)
 
 
+SPEAKING = ("render", "prepare", "play")  # the commands that make calls into the cache
+
+
+def _voice_of(args: tuple[str, ...]) -> str:
+    """The voice a command line speaks with: its --voice, else its --lang's default
+    (English's without one, as the tests' locale is). Only the lock's name: a wrong
+    guess costs a second making of the same calls, never a wrong result."""
+    given: dict[str, str] = {}
+    for at, arg in enumerate(args):
+        flag, _, value = arg.partition("=")
+        if flag in ("--voice", "--lang"):
+            given[flag] = value or "".join(args[at + 1 : at + 2])
+    return given.get("--voice") or AudioSettings().voice_for(given.get("--lang") or "en")
+
+
 def narrator(*args: str, data: Path | None = None) -> subprocess.CompletedProcess[str]:
     """Run the `narrator` command line; `data` (when given) is its XDG data folder
-    (Piper voices) and holds its cache, else the shared speech cache is used."""
+    (Piper voices) and holds its cache, else the shared speech cache is used (and a
+    command that speaks takes its turn at it, `rendering`)."""
     folder = data if data is not None else _shared_cache()
     env = {"XDG_DATA_HOME": str(folder), "XDG_CACHE_HOME": str(folder / "cache")}
-    return run_narrator(*args, env=env, timeout=800)  # a cold neural voice, a loaded machine
+
+    def run() -> subprocess.CompletedProcess[str]:
+        return run_narrator(*args, env=env, timeout=800)  # a cold neural voice, a loaded machine
+
+    if data is not None or not args or args[0] not in SPEAKING:
+        return run()
+    with rendering(folder / "cache" / "narrator", _voice_of(args)):
+        return run()
 
 
 def render_in_chunks(track: Any, total: int, seed: int = 3) -> np.ndarray:
