@@ -24,14 +24,16 @@ def listen_to_the_sink(server: SoundServer) -> None:
     )
 
 
-def prepared_speech(texts: Iterable[str], lang: str, folder: Path) -> dict[str, Path]:
-    """Each text as espeak-ng says it, in a WAV file of its own."""
+def prepared_speech(
+    texts: Iterable[str], lang: str, folder: Path, rate: int = 140
+) -> dict[str, Path]:
+    """Each text as espeak-ng says it (at `rate` words a minute), in a WAV file of its own."""
     folder.mkdir(parents=True, exist_ok=True)
     speech = EspeakSynthesizer()
     files = {}
     try:
         for n, text in enumerate(dict.fromkeys(texts)):
-            clip = speech.synthesize(Utterance(text, lang, lang, 140))
+            clip = speech.synthesize(Utterance(text, lang, lang, rate))
             path = folder / f"{n:03}.wav"
             sf.write(path, np.asarray(clip.samples * SPOKEN_AT, np.float32), clip.sample_rate)
             files[text] = path
