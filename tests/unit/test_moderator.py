@@ -359,9 +359,12 @@ def _names_in(literals: set[str]) -> set[str]:
     """The roles' display names, in any language of the shipped rulesets, that the
     texts name as words ("The Hunter takes {names} with him." names the Hunter)."""
     names = {n for r in CATALOG.rulesets.values() for role in r.roles for _, n in role.name.values}
+    # a text that names none of them (nearly all) is passed over in one search
+    any_name = re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, names))})(?!\w)")
     found = set()
     for text in literals:
-        found.update(n for n in names if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text))
+        if any_name.search(text):
+            found.update(n for n in names if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text))
     return found
 
 
