@@ -6,6 +6,17 @@ RulesetError, or it builds a script whose JSON is strict.
 Two generators: random YAML documents (any shape at all), and the shipped One Night
 ruleset with one part replaced by a random value -- the realistic mistake, which
 reaches deep into the loader instead of failing at the first key.
+
+One Night's file is 3,700 lines: writing it out and reading it back took ~80% of
+each example. So the file is read once (`read_yaml`, lines and all), and each
+example reads only its new value through the same reader and sets it in a copy of
+the file's tree, at its place and line (`_mangled`); the loader then reads that tree
+exactly as `parse_ruleset` hands it over. That this is the tree the whole mangled
+file reads to is itself a property, checked over the whole text
+(`test_a_part_read_alone_is_the_part_read_in_its_file`).
+
+How many examples each test tries: `examples()` (tests/support/examples.py), ten
+times more with HYPOTHESIS_PROFILE=deep (docs/PERFORMANCE.md, "The test suite").
 """
 
 from __future__ import annotations
@@ -13,6 +24,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +33,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from narrator.base.errors import NarratorError
-from narrator.rules import RulesetError, parse_ruleset, recommended
-from narrator.rules.yamlio import read_yaml
+from narrator.rules import Ruleset, RulesetError, parse_ruleset, recommended
+from narrator.rules.loader import _ruleset  # parse_ruleset's second half: the tree read
+from narrator.rules.read_common import ReadContext
+from narrator.rules.yamlio import Located, read_yaml
 from narrator.script import Plan, build_script, script_to_dict
+from tests.support.examples import examples
 
 ONUW = (Path(__file__).resolve().parents[2] / "rulesets" / "onuw.yaml").read_text("utf-8")
 PATH = Path("fuzz.yaml")
@@ -53,6 +68,13 @@ values = st.recursive(
     max_leaves=12,
 )
 
+# Numbers as a hostile file writes them: NaN, infinities, huge and tiny values.
+numbers = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([float("nan"), float("inf"), float("-inf"), 1e300, -0.0]),
+    st.integers(-(10**30), 10**30),
+)
+
 
 def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     out = [prefix] if prefix else []
@@ -67,42 +89,172 @@ def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 
 BASE = yaml.safe_load(ONUW)
 PLACES = _paths(BASE)
+TREE = read_yaml(ONUW, PATH)  # the file as the loader reads it: every mapping Located
 
 
 def _expect_domain_error_only(text: str) -> None:
     try:
         parse_ruleset(text, PATH)
     except RulesetError as exc:
-        message = str(exc)
-        assert message.startswith("fuzz.yaml")
-        assert "\n" not in message
+        _one_line(exc)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def _one_line(exc: RulesetError) -> None:
+    message = str(exc)
+    assert message.startswith("fuzz.yaml")
+    assert "\n" not in message
+
+
+def _at(doc: Any, place: tuple[Any, ...]) -> Any:
+    for step in place:
+        doc = doc[step]
+    return doc
+
+
+def _mangled_plain(place: tuple[Any, ...], value: Any, delete: bool) -> Any:
+    """The file's plain data with the part at `place` replaced by `value` (or gone)."""
+    doc = copy.deepcopy(BASE)
+    parent = _at(doc, place[:-1])
+    if delete:
+        del parent[place[-1]]
+    else:
+        parent[place[-1]] = value
+    return doc
+
+
+def _mangled(place: tuple[Any, ...], value: Any, delete: bool) -> Any:
+    """The tree the file with the part at `place` replaced by `value` (or gone) reads
+    to: the file's tree with the mappings and lists on the way to `place` copied (the
+    rest is shared: the loader only reads, `_read` checks it), and `value` written and
+    read by itself, its mappings' lines moved to the place's. Raises the reader's
+    RulesetError for a value it refuses."""
+    tree = parent = _shallow(TREE)
+    for step in place[:-1]:
+        parent[step] = _shallow(parent[step])
+        parent = parent[step]
+    key = place[-1]
+    if delete:
+        del parent[key]
+        if isinstance(parent, Located):
+            del parent.key_lines[key]
+        return tree
+    line = _line_of(tree, place)
+    parent[key] = _moved(read_yaml(_dump({"v": value}), PATH)["v"], line - 1)
+    return tree
+
+
+def _shallow(node: Any) -> Any:
+    if isinstance(node, Located):
+        out = Located(node)
+        out.line, out.key_lines = node.line, dict(node.key_lines)
+        return out
+    assert isinstance(node, list)
+    return list(node)
+
+
+def _line_of(tree: Any, place: tuple[Any, ...]) -> int:
+    """The line of the part at `place`: its key's, else its nearest mapping's."""
+    line, node = 1, tree
+    for step in place:
+        if isinstance(node, Located):
+            line = node.line_of(step)
+        node = node[step]
+    return line
+
+
+def _moved(node: Any, by: int) -> Any:
+    if isinstance(node, Located):
+        node.line += by
+        node.key_lines = {k: n + by for k, n in node.key_lines.items()}
+        for child in node.values():
+            _moved(child, by)
+    elif isinstance(node, list):
+        for child in node:
+            _moved(child, by)
+    return node
+
+
+def _read(tree: Any) -> Ruleset:
+    """The loader on a tree read from YAML: what `parse_ruleset` does after reading.
+    It leaves the tree as it found it (the file's, shared by every example)."""
+    try:
+        return _ruleset(ReadContext(PATH), tree)
+    finally:
+        assert TREE == BASE, "the loader changed the tree it was given"
+
+
+@settings(
+    max_examples=examples(300, deep=3000),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(values)
 def test_random_documents_give_only_domain_errors(doc: Any) -> None:
     _expect_domain_error_only(_dump(doc))
 
 
-# One Night's file holds every box now (about five times the base game's): each
-# example reads five times as much, so fewer examples keep the suite's time.
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=examples(150, deep=1500),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(st.sampled_from(PLACES), values, st.booleans())
 def test_one_mangled_part_of_a_real_ruleset_gives_only_domain_errors(
     place: tuple[Any, ...], value: Any, delete: bool
 ) -> None:
-    doc = copy.deepcopy(BASE)
-    parent = doc
-    for step in place[:-1]:
-        parent = parent[step]
-    if delete:
-        del parent[place[-1]]
-    else:
-        parent[place[-1]] = value
-    _expect_domain_error_only(_dump(doc))
+    try:
+        _read(_mangled(place, value, delete))
+    except RulesetError as exc:
+        _one_line(exc)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(
+    max_examples=examples(10, deep=200),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(st.sampled_from(PLACES), values | numbers, st.booleans())
+def test_a_part_read_alone_is_the_part_read_in_its_file(
+    place: tuple[Any, ...], value: Any, delete: bool
+) -> None:
+    """What the two tests around stand on: the whole mangled file, written out and
+    read, is the tree `_mangled` makes, value for value and type for type (or both are
+    refused), and the loader says the same of both (but for the lines it names: the
+    whole file's are those of its text written out again)."""
+    text = _dump(_mangled_plain(place, value, delete))
+    try:
+        whole = read_yaml(text, PATH)
+    except RulesetError:
+        whole = None
+    try:
+        alone = _mangled(place, value, delete)
+    except RulesetError:
+        alone = None
+    assert _same(whole, alone)
+    if whole is None:
+        return
+    said = []
+    for tree in (whole, alone):
+        try:
+            said.append(_read(tree).id)
+        except RulesetError as exc:
+            said.append(re.sub(r"\bline \d+", "line N", exc.message))
+    assert said[0] == said[1]
+
+
+def _same(a: Any, b: Any) -> bool:
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(map(_same, a, b))
+    if isinstance(a, float) and math.isnan(a):
+        return math.isnan(b)
+    return bool(a == b)
+
+
+@settings(max_examples=examples(200, deep=2000), deadline=None)
 @given(st.text(max_size=200))
 def test_arbitrary_text_gives_only_domain_errors(text: str) -> None:
     try:
@@ -112,20 +264,6 @@ def test_arbitrary_text_gives_only_domain_errors(text: str) -> None:
     _expect_domain_error_only(text)
 
 
-# Numbers as a hostile file writes them: NaN, infinities, huge and tiny values.
-numbers = st.one_of(
-    st.floats(allow_nan=True, allow_infinity=True),
-    st.sampled_from([float("nan"), float("inf"), float("-inf"), 1e300, -0.0]),
-    st.integers(-(10**30), 10**30),
-)
-
-
-def _at(doc: Any, place: tuple[Any, ...]) -> Any:
-    for step in place:
-        doc = doc[step]
-    return doc
-
-
 NUMERIC_PLACES = [
     p
     for p in PLACES
@@ -133,17 +271,18 @@ NUMERIC_PLACES = [
 ]
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=examples(100, deep=2000),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(st.sampled_from(NUMERIC_PLACES), numbers)
 def test_any_number_anywhere_is_refused_or_gives_a_finite_script(
     place: tuple[Any, ...], value: float
 ) -> None:
     """A number that loads must give a script whose JSON is strict (no NaN, no Infinity)."""
-    doc = copy.deepcopy(BASE)
-    parent = _at(doc, place[:-1])
-    parent[place[-1]] = value
     try:
-        ruleset = parse_ruleset(_dump(doc), PATH)
+        ruleset = _read(_mangled(place, value, delete=False))
     except RulesetError as exc:
         assert str(exc).startswith("fuzz.yaml:") and "\n" not in str(exc)
         return
@@ -157,7 +296,7 @@ def test_any_number_anywhere_is_refused_or_gives_a_finite_script(
     assert all(math.isfinite(getattr(s, "seconds", 0.0)) for s in script.steps)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60, deep=600), deadline=None)
 @given(st.integers(0, 400), st.sampled_from(["[", "{k: "]))
 def test_any_nesting_parses_or_is_one_line_about_depth(depth: int, opener: str) -> None:
     closer = "]" if opener == "[" else "}"
@@ -174,7 +313,7 @@ def test_any_nesting_parses_or_is_one_line_about_depth(depth: int, opener: str) 
         assert depth <= 31
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60, deep=600), deadline=None)
 @given(st.integers(1, 9), st.integers(1, 12))
 def test_aliases_parse_or_are_one_line_about_their_expansion(levels: int, fan: int) -> None:
     lines = ["l0: &l0 [" + ", ".join(["x"] * fan) + "]"]

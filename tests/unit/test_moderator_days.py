@@ -21,6 +21,7 @@ from narrator.moderator.scenario import Replay, to_scenario
 from narrator.moderator.votes import accusation, verdict
 from narrator.rules import Ruleset, RulesetError, check_selection, load_catalog, parse_ruleset
 from narrator.rules.powers import VoteRule
+from tests.support.examples import examples
 from tests.unit.helpers import places
 
 CATALOG = load_catalog()
@@ -202,7 +203,7 @@ def legal_deck(ruleset: Ruleset, players: int, rng: random.Random) -> list[str]:
 
 
 @settings(
-    max_examples=60,
+    max_examples=examples(60, deep=600),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
@@ -309,7 +310,11 @@ def test_secret_moon_nobody_hides_in_the_third_round_and_a_hidden_card_shows_aga
         game.turn(0, "hide", places("seat:1"))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=examples(60, deep=600),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(seed=st.integers(min_value=0, max_value=2**32), players=st.integers(5, 8))
 def test_random_secret_moon_games_end_and_replay(seed: int, players: int) -> None:
     rng = random.Random(seed)
@@ -401,7 +406,11 @@ def test_a_mistake_in_the_new_keys_is_one_line_with_file_and_line(
     assert error in message and message.startswith("wherewolf.yaml:"), message
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=examples(30, deep=300),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(
     system=st.sampled_from(["lupus", "wherewolf", "mafia_infiltrators"]), seed=st.integers(0, 2**32)
 )

@@ -23,6 +23,7 @@ from narrator.moderator.scenario import Replay, to_scenario
 from narrator.rules import Ruleset, SelectionError, check_selection
 from narrator.rules.draw import random_deck
 from narrator.script import Plan, Say, Script, build_script
+from tests.support.examples import examples
 from tests.unit.helpers import calls, ruleset
 
 SHEET = [
@@ -151,7 +152,7 @@ def first_calls(script: Script) -> list[str]:
 # too_slow: the health check times the first examples (they load the ruleset and its
 # catalogues) on a machine shared with other tests: a busy one failed it.
 @settings(
-    max_examples=300,
+    max_examples=examples(300, deep=3000),
     deadline=None,
     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
 )
@@ -237,7 +238,11 @@ def engine_games(draw: st.DrawFn) -> tuple[list[str], list[str], frozenset[str],
     return cards[:players], cards[players:], options, seed
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=examples(200, deep=2000),
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
 @given(engine_games())
 def test_random_games_of_every_role_the_engine_runs_replay_to_the_same_end(
     game_: tuple[list[str], list[str], frozenset[str], int],
