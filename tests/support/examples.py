@@ -3,7 +3,8 @@
 The suite runs each property test with as many examples as keep it meaningful in its
 time (issue 24: the suite under 7 minutes on two cores). The deep run tries ten times
 as many or more, by hand or in a nightly job:
-`HYPOTHESIS_PROFILE=deep .venv/bin/pytest tests/unit -n 2` (docs/PERFORMANCE.md, "The
+`HYPOTHESIS_PROFILE=deep .venv/bin/pytest tests/unit -n 2` (or the deep run of the whole
+suite, `NARRATOR_TEST_DEEP=1 scripts/test`, tests/support/deep.py) (docs/PERFORMANCE.md, "The
 test suite"). Both are hypothesis profiles, registered and loaded here -- imported by
 the property tests only, so no other test pays for importing hypothesis (~0.7 s).
 
@@ -18,10 +19,12 @@ import os
 import pytest
 from hypothesis import settings
 
+from tests.support.deep import deep
+
 SUITE, DEEP = "suite", "deep"
 settings.register_profile(SUITE, deadline=None)
 settings.register_profile(DEEP, deadline=None)
-PROFILE = os.environ.get("HYPOTHESIS_PROFILE", SUITE)
+PROFILE = DEEP if deep() else os.environ.get("HYPOTHESIS_PROFILE", SUITE)
 if PROFILE not in (SUITE, DEEP):
     pytest.exit(f"HYPOTHESIS_PROFILE={PROFILE!r}: the tests know '{SUITE}' and '{DEEP}'", 4)
 settings.load_profile(PROFILE)
