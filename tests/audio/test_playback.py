@@ -38,11 +38,10 @@ pytestmark = pytest.mark.audio
 TIMING = pytest.mark.xdist_group("timing")
 TOLERANCE = round(0.010 * RATE)  # 10 ms
 NARRATOR = [sys.executable, "-m", "narrator.cli"]
-# Secret Moon's first night for five: four calls, two of them back to back, and two
-# pauses, in about 20 s. Deep (tests/support/deep.py): One Night's smallest night,
-# six calls and three pauses in 32 s, which the suite played before.
-SMALL_NIGHT = ["secret_moon", "--players", "5", "--pace", "0.1", "--seed", "1"]
-DEEP_NIGHT = ["onuw", "--players", "3", "--roles", "werewolf:2,villager:3,tanner", "--pace", "0.1"]
+# One Night's smallest night: six calls and three pauses in 32 s. (Secret Moon's four
+# calls, two back to back, in 20 s were tried: the output ran dry under a busy machine
+# where this night does not, so the suite keeps this one.)
+SMALL_NIGHT = ["onuw", "--players", "3", "--roles", "werewolf:2,villager:3,tanner", "--pace", "0.1"]
 
 
 def _env(server: SoundServer, cache: Path) -> dict[str, str]:
@@ -61,10 +60,7 @@ def streams_at_rest(server: SoundServer) -> int:
 def test_narrator_play_puts_every_call_and_pause_where_the_timeline_says(
     sound_server: SoundServer, tmp_path: Path
 ) -> None:
-    """Narrowed (issue 24): the claim is per call and per pause, so the suite plays a
-    night of four calls and two pauses (20 s), not One Night's six and three (32 s);
-    the deep run (`NARRATOR_TEST_DEEP=1`) plays that one."""
-    night_args = DEEP_NIGHT if deep() else SMALL_NIGHT
+    night_args = SMALL_NIGHT
     env = _env(sound_server, tmp_path / "cache")
     shown = subprocess.run(
         [*NARRATOR, "script", *night_args, "--format", "json"],
