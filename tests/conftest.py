@@ -209,6 +209,12 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
         os.sched_setaffinity(0, _CPUS)
 
 
+# Where the run's speech cache is, for the helpers that render outside a test's home
+# (tests/support/sound.py): set once, by the session, before any module's fixtures run
+# -- a module-scoped fixture runs before the test's private home is made.
+SPEECH_CACHE = "NARRATOR_TESTS_SPEECH_CACHE"
+
+
 @pytest.fixture(scope="session")
 def _speech_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if os.environ.get("PYTEST_XDIST_WORKER"):
@@ -217,8 +223,10 @@ def _speech_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
         # half a file), as the tests of a serial run do.
         shared = tmp_path_factory.getbasetemp().parent / "speech-cache"
         shared.mkdir(exist_ok=True)
-        return shared
-    return tmp_path_factory.mktemp("speech-cache")
+    else:
+        shared = tmp_path_factory.mktemp("speech-cache")
+    os.environ[SPEECH_CACHE] = str(shared)
+    return shared
 
 
 @pytest.fixture(scope="session")

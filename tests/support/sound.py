@@ -90,11 +90,14 @@ def _shared_cache() -> Path:
     (`rendering`), so a worker asking for calls another is making waits for them."""
     folder = Path(tempfile.mkdtemp(prefix="narrator-sound-tests-"))
     atexit.register(shutil.rmtree, folder, True)
-    shared = Path(os.environ.get("XDG_CACHE_HOME", "/nonexistent")) / "narrator" / "speech"
-    if os.environ.get("PYTEST_CURRENT_TEST") and shared.is_dir():
+    # The run's cache as the session named it, not the test's home: a module's
+    # fixture, which runs before the test's home is made, once made a worker render
+    # the Italian night again (100 s of Kokoro) into a folder of its own.
+    shared = os.environ.get("NARRATOR_TESTS_SPEECH_CACHE")  # tests/conftest.py
+    if shared and Path(shared).is_dir():
         (folder / "cache" / "narrator").mkdir(parents=True)
         for link in (folder / "speech", folder / "cache" / "narrator" / "speech"):
-            link.symlink_to(shared.resolve())
+            link.symlink_to(Path(shared).resolve())
     return folder
 
 
