@@ -197,6 +197,56 @@ def test_a_one_night_night_answered_on_five_phones(browser: Any, shots: Path) ->
         assert all(p.evaluate("window.__noise") == 0 for p in pages)
 
 
+def test_an_answer_whose_reply_comes_after_the_next_call_leaves_that_call_its_buttons(
+    browser: Any,
+) -> None:
+    """The last answer to a call and the next call cross on the way: the server has
+    every answer and moves on, and the next call's push reaches the phone before the
+    reply to its answer. The phone then shows the new call's buttons, unanswered (the
+    page once took the late reply as the answer to the new call: a prompt with no
+    buttons, and a player who could not act -- seen once in a run of the suite)."""
+    names = ["Ann", "Bo", "Cy", "Dee", "Eve"]
+    with held_game("onuw", pace=0.1) as (live, clock):
+        pages = seat_phones(browser, live, names)
+        deck = {"werewolf": 2, "seer": 1, "robber": 1, "troublemaker": 1, "villager": 3}
+        assert live.host("start", {"roles": deck})[0] == 200
+        rig(live, ["robber", "werewolf", "seer", "troublemaker", "villager"],
+            ["werewolf", "villager", "villager"])  # fmt: skip
+        wait_phase(live, pages, "Look at your card")
+        live.host("next")
+        wait_phase(live, pages, "Night")
+        ann = pages[0]
+        held: list[tuple[Any, Any]] = []  # Ann's first answer: at the server, its reply held
+
+        def hold_the_first_reply(route: Any) -> None:
+            if held:
+                route.continue_()
+            else:
+                held.append((route, route.fetch()))
+
+        ann.route("**/api/act", hold_the_first_reply)
+        crossed: list[str] = []
+
+        def cross(step: Step) -> None:
+            """The second call that asks Ann, held open: its push is on her phone, then
+            the reply to her first answer comes in."""
+            if not held or crossed or live.table.desk is None:
+                return
+            if live.table.desk.prompt(0) is None:
+                return
+            ann.wait_for_function("id => promptId === id", arg=step.id)
+            route, reply = held[0]
+            with ann.expect_request(lambda r: r.url.endswith("/api/me")):
+                route.fulfill(response=reply)  # the page goes on: it looks again
+            assert ann.evaluate("[promptId, sent]") == [step.id, False]
+            assert ann.locator("#choices button[data-option]").count() > 0
+            crossed.append(step.id)
+
+        play_night(live, pages, clock, {}, before=cross)
+        assert held and crossed, "no second call asked Ann"
+        wait_phase(live, pages, "Day")
+
+
 def test_a_lupus_day_on_eight_phones(browser: Any, shots: Path) -> None:
     names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
     # the ballot told voter by voter, fast; the night held still until every phone

@@ -303,11 +303,16 @@ async function sendAct(p) {
     // a choice the rules refuse for this card comes back like any answer: why, here
     const answer = await call("/api/act", { prompt: p.id, choose: ticked });
     if (answer.refused) { showError(answer.refused); return; }
-    const labels = ticked.map((id) => (p.options.find((o) => o.id === id) || { label: id }).label);
-    shown = answer.learned.length ? answer.learned
-      : [labels.length ? t("chose") + listOf(labels.map(isolate)) : t("choseNothing")];
-    shownFor = p.id.split("/")[0];
-    sent = true;
+    // The next call's push may come in before this answer's reply (the server moves
+    // on once every phone has answered): the reply is about a prompt no longer shown,
+    // and must not mark the new one answered -- its buttons gone, a player unable to act.
+    if (promptId === p.id) {
+      const labels = ticked.map((id) => (p.options.find((o) => o.id === id) || { label: id }).label);
+      shown = answer.learned.length ? answer.learned
+        : [labels.length ? t("chose") + listOf(labels.map(isolate)) : t("choseNothing")];
+      shownFor = p.id.split("/")[0];
+      sent = true;
+    }
     view.me = await call("/api/me");  // every phone looks again after answering, alike
     render();
   } catch (e) { showError(e.message); }
