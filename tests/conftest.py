@@ -178,7 +178,7 @@ def _raised(by: int) -> Iterator[None]:
 
 # tryfirst: outside pytest-timeout's wrapper (and any other), so the whole test is inside.
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)
-def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     """A burner (any test not real-time) runs on every CPU but the first, from its
     setup to its teardown (a module's browser, started by its first test, is
     included), and whatever it starts inherits that; sched_setaffinity on one's own
@@ -199,6 +199,7 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
     off the machine while a timing test ran cost a minute here and failed as often.)
     """
     global _TIMING_LEFT
+    _rest_the_sink(item, nextitem)
     if _timing(item):
         try:
             with _raised(TIMING_NICE):
@@ -277,15 +278,47 @@ def _private_home(
     return home
 
 
-@pytest.fixture(scope="session")
-def sound_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SoundServer]:
+_SERVER: SoundServer | None = None  # this process's, while it runs
+
+
+def _plays(item: pytest.Item | None) -> bool:
+    return item is not None and _realtime(item)
+
+
+def _rest_the_sink(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """The worker's sink rests (suspended, `SoundServer.rest`) from a test that plays
+    nothing, when the next plays nothing either: the order puts the players first, so
+    a worker wakes its sink again rarely (2 s). A test that plays wakes it: here if it
+    is known to play (real-time), else when it asks for `sound_server`."""
+    if _SERVER is None:
+        return
+    if _plays(item):
+        _SERVER.rest(False)
+    elif not _plays(nextitem):
+        _SERVER.rest(True)
+
+
+@pytest.fixture
+def sound_server(_sound_server: SoundServer) -> SoundServer:
     """A private PulseAudio server with a null sink (see tests/support/soundserver.py),
-    started once for the whole session; everything in this process plays into it."""
+    started once for the whole session; everything in this process plays into it. Its
+    sink is awake for the test that asks for it (`_rest_the_sink`), however it asks."""
+    _sound_server.rest(False)
+    return _sound_server
+
+
+@pytest.fixture(scope="session")
+def _sound_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SoundServer]:
+    global _SERVER
     missing = missing_tools()
     if missing:
         pytest.skip(f"no {', '.join(missing)}: apt-get install pulseaudio pulseaudio-utils")
     with start_sound_server(tmp_path_factory.mktemp("pulse")) as server:
-        yield server
+        _SERVER = server
+        try:
+            yield server
+        finally:
+            _SERVER = None
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -301,7 +334,7 @@ def _worker_sound_server(request: pytest.FixtureRequest) -> None:
     if pinned is not None:
         os.sched_setaffinity(0, _CPUS)  # the server is for the real-time tests: every CPU
     try:
-        request.getfixturevalue("sound_server")
+        request.getfixturevalue("_sound_server")
     finally:
         if pinned is not None:
             os.sched_setaffinity(0, pinned)

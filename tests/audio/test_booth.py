@@ -34,7 +34,7 @@ class Rig:
     after: int = 8  # blocks (of 50 ms) recorded after `speak` returns
 
 
-@pytest.fixture(params=["device", "simulated"])
+@pytest.fixture(params=[pytest.param("device", marks=pytest.mark.realtime), "simulated"])
 def rig(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Rig]:
     if request.param == "simulated":
         # the simulated voice speaks from 0.3 s to 1.3 s of its own accord

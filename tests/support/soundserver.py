@@ -25,6 +25,7 @@ import numpy as np
 SINK = "narrator_test"
 RATE = 22050
 TOOLS = ("pulseaudio", "pactl", "pacat", "parec")
+WAKE = 2.0  # seconds: the sink's first seconds after the keepalive joins (or it wakes) stall
 
 
 def missing_tools() -> list[str]:
@@ -36,6 +37,7 @@ class SoundServer:
     env: dict[str, str]
     runtime: Path
     process: subprocess.Popen[bytes] | None = None  # the pulseaudio daemon (tests kill it)
+    resting: bool = False  # the sink suspended (`rest`)
 
     def sink_inputs(self) -> list[str]:
         out = subprocess.run(
@@ -46,6 +48,27 @@ class SoundServer:
             check=True,
         )
         return [row for row in out.stdout.splitlines() if row.strip()]
+
+    def rest(self, resting: bool) -> None:
+        """Suspend the sink (`resting`) or wake it. A running null sink and its
+        keepalive cost ~6 % of a core for as long as they run (the keepalive's 10 ms
+        latency: the underrun tests need the sink that quick); a worker of the suite
+        that goes on to tests that play nothing suspends its sink for them
+        (tests/conftest.py). Waking waits as a start does: the sink's first seconds
+        stall. A server that is gone (a test killed it) is left alone."""
+        if resting == self.resting:
+            return
+        done = subprocess.run(
+            ["pactl", "suspend-sink", SINK, "1" if resting else "0"],
+            env=self.env,
+            capture_output=True,
+            check=False,
+            timeout=10,
+        )
+        if done.returncode == 0:
+            self.resting = resting
+            if not resting:
+                time.sleep(WAKE)
 
     def clients(self) -> int:
         """Connections to the server now (pactl's own included)."""
@@ -146,7 +169,7 @@ def sound_server(runtime: Path) -> Iterator[SoundServer]:
         keepalive = subprocess.Popen(
             ["pacat", "--playback", "-d", SINK, "--latency-msec=10", "/dev/zero"], env=env
         )
-        time.sleep(2.0)  # the sink's first seconds after the keepalive joins stall
+        time.sleep(WAKE)
         # PortAudio's ALSA "default" reaches PulseAudio through these variables.
         os.environ.update(XDG_RUNTIME_DIR=env["XDG_RUNTIME_DIR"], PULSE_SERVER=env["PULSE_SERVER"])
         yield SoundServer(env=env, runtime=runtime, process=server)
