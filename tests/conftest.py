@@ -17,8 +17,12 @@ wheel build or Chromium never takes the core a real-time playback needs. The
 real-time tests that measure time itself (underruns, measured silence, a signal
 answered within 1 s) are also grouped (`xdist_group("timing")`): they run one at a
 time, first. Where priorities may be raised (root, as in CI), the burners are held
-off the first CPU only until the timing tests are done (about four minutes), and
-each real-time test after them runs above the burners (`pytest_runtest_protocol`).
+off the first CPU only until the timing tests are done (about four minutes), each
+real-time test runs above the burners, and each timing test above the other
+real-time tests (`pytest_runtest_protocol`). (The kernel here groups processes by
+session for the scheduler, "autogroup": a nice level counts only against processes
+of the same session, and an app started in tmux is a session of its own.) A worker's
+sound server rests (its sink suspended) through the tests that play nothing.
 The timing tests and the long real-time ones are collected first, so neither waits
 for the other and the last to finish is not a soak that started late; a night many
 tests read from the shared speech cache is rendered at the start, beside the timing
