@@ -243,7 +243,7 @@ def test_a_kokoro_call_is_treated_as_every_call(tmp_path: Path) -> None:
     the same samples as the one kept. At the default rate the calls are the night's as
     the engine asks for them (respelled), from the run's shared speech cache: made once
     for every test of this night (`sound.rendering`), here if none came first."""
-    says = [respell(s.text, "it") for s in sound.onuw_night("it").steps if isinstance(s, Say)]
+    says = [respell(s.text, "it") for s in sound.measured_night("it").steps if isinstance(s, Say)]
     lines = [t for t in says if sound.words(t) >= 4][:4]
     router = VoiceRouter(tmp_path)
     try:
@@ -356,12 +356,13 @@ def test_narrator_prepare_fills_the_cache_for_the_night_and_its_day(tmp_path: Pa
 
 @pytest.mark.timeout(900)  # a cold neural voice on a loaded machine
 def test_the_italian_night_is_spoken_by_if_sara_and_the_timeline_says_so(tmp_path: Path) -> None:
-    """As a user renders it: One Night, 10 players, in Italian -- every role of the base
-    game, the night tests/audio/test_sound_*.py measure, made once in the run's shared
-    speech cache for all of them (`sound.rendering`)."""
+    """As a user renders it: One Night in Italian -- the night
+    tests/audio/test_sound_*.py measure (`sound.measured_deck`), made once in the run's
+    shared speech cache for all of them (`sound.rendering`)."""
     out, timeline = tmp_path / "n.wav", tmp_path / "n.json"
+    deck, players = sound.measured_deck("it")
     done = sound.narrator(
-        "render", "onuw", "--players", "10", "--roles", sound.ONUW_FULL, "--lang", "it",
+        "render", "onuw", "--players", str(players), "--roles", deck, "--lang", "it",
         "--out", str(out), "--timeline", str(timeline),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

@@ -33,6 +33,7 @@ from narrator.audio import AudioEngine, AudioSettings, Timeline
 from narrator.rules import load_ruleset, parse_roles
 from narrator.script import Plan, Script, build_script
 from tests.support.cli import run_narrator
+from tests.support.deep import deep
 
 RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 WINDOW = 0.05  # seconds: the windows the issue counts
@@ -46,11 +47,38 @@ ONUW_FULL = (
 NEURAL_NIGHT = 900
 
 
+# The night the suite renders in Italian, whose calls Kokoro makes at about a CPU
+# second each: One Night for five with every base role that wakes but the Doppelganger
+# and the Masons -- 24 calls and 171 words, against the whole night's 32 and 283 (the
+# Doppelganger's follow-ups are most of the difference). Every measure of a render is
+# taken over every call (the rate, the spread, the mix), so fewer calls weigh each a
+# little more; the deep run (tests/support/deep.py) and the benches measure the whole.
+ONUW_SMALLER = ("werewolf:2,minion,seer,robber,troublemaker,drunk,insomniac", 5)
+
+
 def onuw_night(lang: str = "en", players: int = 10, **plan: object) -> Script:
     """One Night, 10 players, 13 cards with every box of the base game."""
+    return _onuw(ONUW_FULL, players, lang, **plan)
+
+
+def _onuw(deck: str, players: int, lang: str, **plan: object) -> Script:
     ruleset = load_ruleset(RULESETS / "onuw.yaml")
-    roles = parse_roles(ONUW_FULL, ruleset)
+    roles = parse_roles(deck, ruleset)
     return build_script(ruleset, Plan(players=players, roles=roles, lang=lang, **plan))  # type: ignore[arg-type]
+
+
+def measured_deck(lang: str) -> tuple[str, int]:
+    """The deck and players of the night the sound tests render in `lang`: the whole
+    base game, but Italian's smaller in the suite (`ONUW_SMALLER`, not in the deep run
+    nor outside pytest: a bench measures the whole)."""
+    narrowed = lang == "it" and os.environ.get("PYTEST_CURRENT_TEST") and not deep()
+    return ONUW_SMALLER if narrowed else (ONUW_FULL, 10)
+
+
+def measured_night(lang: str = "en", **plan: object) -> Script:
+    """The night the sound tests render (`onuw_render`) in `lang`."""
+    deck, players = measured_deck(lang)
+    return _onuw(deck, players, lang, **plan)
 
 
 @contextlib.contextmanager
@@ -111,10 +139,10 @@ def first_steps(script: Script, count: int) -> Script:
 def onuw_render(
     lang: str, bed: bool = True, first: int | None = None, **settings: object
 ) -> Timeline:
-    """A full One Night night (or its `first` steps) rendered with the real engine,
-    once per test session for each language and settings (the renders are read,
-    never changed)."""
-    script = onuw_night(lang)
+    """The measured One Night night (`measured_night`; or its `first` steps) rendered
+    with the real engine, once per test session for each language and settings (the
+    renders are read, never changed)."""
+    script = measured_night(lang)
     if first is not None:
         script = first_steps(script, first)
     return render(script, _shared_cache(), bed=bed, **settings)
