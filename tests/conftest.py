@@ -285,10 +285,6 @@ def _private_home(
 _SERVER: SoundServer | None = None  # this process's, while it runs
 
 
-def _plays(item: pytest.Item | None) -> bool:
-    return item is not None and _realtime(item)
-
-
 def _rest_the_sink(item: pytest.Item, nextitem: pytest.Item | None) -> None:
     """The worker's sink rests (suspended, `SoundServer.rest`) from a test that plays
     nothing, when the next plays nothing either: the order puts the players first, so
@@ -296,9 +292,9 @@ def _rest_the_sink(item: pytest.Item, nextitem: pytest.Item | None) -> None:
     is known to play (real-time), else when it asks for `sound_server`."""
     if _SERVER is None:
         return
-    if _plays(item):
+    if _realtime(item):
         _SERVER.rest(False)
-    elif not _plays(nextitem):
+    elif nextitem is None or not _realtime(nextitem):
         _SERVER.rest(True)
 
 

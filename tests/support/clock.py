@@ -25,6 +25,32 @@ import time
 from collections.abc import Callable
 
 
+class _Watchers:
+    """Whoever watches a clock: told each time it moves (`fire`)."""
+
+    def __init__(self) -> None:
+        self._callbacks: list[Callable[[], None]] = []
+        self._lock = threading.Lock()
+
+    def watch(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call `callback` each time the clock moves; returns the way to stop."""
+        with self._lock:
+            self._callbacks.append(callback)
+
+        def unwatch() -> None:
+            with self._lock:
+                if callback in self._callbacks:
+                    self._callbacks.remove(callback)
+
+        return unwatch
+
+    def fire(self) -> None:
+        with self._lock:
+            callbacks = list(self._callbacks)
+        for callback in callbacks:
+            callback()
+
+
 class ManualClock:
     """Moves only on `advance` or `advance_to`, never back, and then tells whoever
     `watch`es it at once (the session's phase driver: it looks at the new time
@@ -32,8 +58,7 @@ class ManualClock:
 
     def __init__(self, start: float = 1000.0) -> None:
         self._t = start
-        self._watchers: list[Callable[[], None]] = []
-        self._lock = threading.Lock()
+        self._watchers = _Watchers()
 
     def now(self) -> float:
         return self._t
@@ -47,22 +72,11 @@ class ManualClock:
         if t < self._t:
             raise ValueError(f"a clock at {self._t} cannot go back to {t}")
         self._t = t
-        with self._lock:
-            watchers = list(self._watchers)
-        for watcher in watchers:
-            watcher()
+        self._watchers.fire()
 
     def watch(self, callback: Callable[[], None]) -> Callable[[], None]:
         """Call `callback` each time the clock moves; returns the way to stop."""
-        with self._lock:
-            self._watchers.append(callback)
-
-        def unwatch() -> None:
-            with self._lock:
-                if callback in self._watchers:
-                    self._watchers.remove(callback)
-
-        return unwatch
+        return self._watchers.watch(callback)
 
 
 class RunningClock:
@@ -114,7 +128,7 @@ class TurnClock:
         self._held = False
         self._moved = 0.0  # when the clock last moved, on the machine's clock
         self._lock = threading.Lock()
-        self._watchers: list[Callable[[], None]] = []
+        self._watchers = _Watchers()
 
     def now(self) -> float:
         with self._lock:
@@ -139,15 +153,7 @@ class TurnClock:
     def watch(self, callback: Callable[[], None]) -> Callable[[], None]:
         """The voice's driver watches the clock (as it does a `ManualClock`) and
         looks when `nudge` says the clock would move at its next read."""
-        with self._lock:
-            self._watchers.append(callback)
-
-        def unwatch() -> None:
-            with self._lock:
-                if callback in self._watchers:
-                    self._watchers.remove(callback)
-
-        return unwatch
+        return self._watchers.watch(callback)
 
     def nudge(self) -> None:
         """Wake the watchers once the clock would move at its next read (not held, its
@@ -157,6 +163,5 @@ class TurnClock:
         of waiting, resumed 45 times for the boxes in test_restart)."""
         with self._lock:
             due = not self._held and time.monotonic() - self._moved > self.NUDGE
-            watchers = list(self._watchers) if due else []
-        for watcher in watchers:
-            watcher()
+        if due:
+            self._watchers.fire()
