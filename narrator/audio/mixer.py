@@ -178,13 +178,16 @@ class MixBuilder:
             out[:n] = self._buf[start : start + n]
         return n
 
-    def pad(self, until: int) -> bool:
+    def pad(self, until: int, wait: float = 0.0) -> bool:
         """The player has reached the end of what is final and the next step is not
         made yet: the bed goes on to `until` and the next step comes after it (its
         silence before grows by as much) instead of the bed stopping while the voice
-        catches up. Never waits: False without a bed, once finished, or while the
-        writer is placing a step (whose samples are final a moment later)."""
-        if self.bed is None or not self._writing.acquire(blocking=False):
+        catches up. False without a bed, once finished, when what is final already
+        reaches `until`, or when the writer, placing a step (whose samples are final
+        a moment later), held the cursor for longer than `wait` seconds."""
+        if self.bed is None:
+            return False
+        if not (self._writing.acquire(timeout=wait) if wait > 0 else self._writing.acquire(False)):
             return False
         try:
             if self.length is not None or until <= self.cursor:

@@ -1,8 +1,12 @@
 """The player: a PortAudio output stream fed, block by block, from a timeline.
 
 The stream's callback (`Feeder.fill`) only copies samples that the mixer has made
-final; while the render-ahead is behind it plays silence without moving on, so a
-late line delays the night instead of cutting it. Pause, resume, skip and stop are
+final; while the render-ahead is behind, the bed goes on under the wait (the mix
+writes it down), so a late line delays the night instead of cutting it, and a block
+that finds the writer placing the next step waits for it (half the buffer at most)
+rather than hand the device silence the night does not have. Silence that is not in
+the night after all -- that wait ran out, or PortAudio reported the output ran dry --
+counts as an underrun, never as a night played as mixed. Pause, resume, skip and stop are
 flags under one lock, read by the callback: the TUI's thread and a polling worker
 may call them at any time. Stop aborts the stream, which frees the device at once.
 
@@ -26,6 +30,8 @@ from narrator.audio.synth import Samples
 
 LATENCY = 0.1  # seconds of output buffering: PulseAudio's default underruns
 MAX_LATENCY = 0.8  # the most a busy machine earns (a call starts that much late)
+# Of the device's buffer, how long a block may wait for the writer placing a step.
+PATIENCE = 0.5
 AUDIBLE = 10 ** (-60 / 20)  # the first sample above -60 dBFS counts as "heard"
 STALL = 3.0  # seconds without a callback after which the output counts as gone
 OUTPUT_LOST = "the sound output went away (the sound server stopped, or the device was removed)"
@@ -90,7 +96,10 @@ class Feeder:
         self.skip_from: int | None = None
         self.skipped_to = 0  # the call the last skip went to (a second skip goes past it)
         self.drained = 0  # frames of silence sent after the end
-        self.underruns = 0  # blocks PortAudio reported as output underflow
+        # Blocks with silence the night does not have: PortAudio reported an output
+        # underflow, or the writer held the mix past the block's patience.
+        self.underruns = 0
+        self.patience = PATIENCE * latency_frames / mix.sample_rate  # seconds
         self.starved = 0  # blocks the render-ahead had not reached yet
         # Frame and perf_counter() time at which the first sound was handed over
         # (the bench adds the output latency to know when it was heard).
@@ -139,9 +148,13 @@ class Feeder:
             length = self.mix.length
             if got < len(out) and length is None:
                 self.starved += 1
-                # The next step is not made yet: the bed goes on under the wait.
-                if self.mix.pad(self.pos + len(out)):
-                    got += self.mix.read(self.pos + got, out[got:])
+                # The next step is not made yet: the bed goes on under the wait. Or the
+                # writer is placing it now: then this block waits for it.
+                self.mix.pad(self.pos + len(out), wait=self.patience)
+                got += self.mix.read(self.pos + got, out[got:])
+                length = self.mix.length
+                if got < len(out) and length is None and self.mix.bed is not None:
+                    self.underruns += 1  # a hole in the bed: the listener hears it
             self.pos += got
             if got < len(out) and length is not None and self.pos >= length:
                 self.drained += len(out) - got
@@ -186,11 +199,13 @@ class Playback:
     def _callback(self, outdata: Any, frames: int, time_info: Any, status: Any) -> None:
         import sounddevice as sd
 
+        dry = self.feeder.underruns == 0
         if status.output_underflow:
             self.feeder.underruns += 1
-            if self.feeder.underruns == 1:
-                output_latency.underran(self.latency)
-        if not self.feeder.fill(outdata[:, 0]):
+        more = self.feeder.fill(outdata[:, 0])
+        if dry and self.feeder.underruns:
+            output_latency.underran(self.latency)
+        if not more:
             self._ended = True
             raise sd.CallbackStop
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -313,6 +314,80 @@ def test_a_call_made_late_is_waited_for_under_the_bed_which_never_stops() -> Non
         for a in range(round(FADE_IN * SAMPLE_RATE), call.start - window, window)
     )
     assert quietest > 1e-3
+
+
+class _SlowBed:
+    """A bed whose render, once armed, waits for `release`: the writer placing a step
+    holds the mix's cursor for as long as it takes (a busy machine)."""
+
+    def __init__(self, bed: NightBed) -> None:
+        self.bed = bed
+        self.armed = False
+        self.inside = threading.Event()
+        self.release = threading.Event()
+
+    def render(self, start: int, n: int) -> np.ndarray:
+        if self.armed:
+            self.armed = False
+            self.inside.set()
+            assert self.release.wait(5)
+        return self.bed.render(start, n)
+
+
+def _at_the_end_of_what_is_final(hold: float) -> tuple[list[np.ndarray], Feeder, np.ndarray]:
+    """The player reaches the end of what is final while the writer is placing the
+    first call and holds the cursor for `hold` s. What was handed over, the feeder,
+    and the same night as rendered (sample for sample what should be heard)."""
+    knocks = load_knocks(SAMPLE_RATE)
+    bed = _SlowBed(NightBed(knocks, SAMPLE_RATE))
+    mix = MixBuilder(SAMPLE_RATE, bed=bed, capacity=1)  # type: ignore[arg-type]
+    feeder = Feeder(mix, latency_frames=SAMPLE_RATE // 10)  # a 100 ms buffer: 50 ms of patience
+    blocks = []
+    while feeder.pos < mix.committed:  # the lead-in, to its last sample
+        out = np.zeros(min(551, mix.committed - feeder.pos), np.float32)
+        assert feeder.fill(out)
+        blocks.append(out)
+    tone = np.full(2000, 0.5, np.float32)
+    bed.armed = True
+    writer = threading.Thread(target=mix.add, args=(0, Say("Everyone, close your eyes."), [tone]))
+    writer.start()
+    assert bed.inside.wait(5)
+    threading.Timer(hold, bed.release.set).start()
+    while True:
+        out = np.zeros(551, np.float32)
+        blocks.append(out)
+        feeder.fill(out)
+        if feeder.pos >= mix.committed:
+            break
+    writer.join()
+    same = MixBuilder(SAMPLE_RATE, bed=NightBed(knocks, SAMPLE_RATE), capacity=1)
+    same.add(0, Say("Everyone, close your eyes."), [tone])
+    same.finish()
+    return blocks, feeder, same.timeline().samples
+
+
+def test_a_block_asked_for_while_the_writer_places_a_call_waits_for_it_and_hands_no_hole() -> None:
+    """The player reaches the end of what is final at the moment the writer is placing
+    the next call. The block waits for it (up to half the device's buffer) instead of
+    handing the device a block of silence the night does not have -- heard as a hole in
+    the bed, and every later call 25 ms late (tests/audio/test_kokoro_night.py, on a
+    busy machine, where a block is 551 samples)."""
+    blocks, feeder, expected = _at_the_end_of_what_is_final(hold=0.01)
+    played = np.concatenate(blocks)
+    assert np.array_equal(played, expected[: len(played)])
+    assert feeder.underruns == 0
+
+
+def test_a_writer_that_holds_the_cursor_past_the_blocks_patience_is_a_hole_counted_as_an_underrun() -> (
+    None
+):
+    """Never a hole that passes as success: past its patience the block goes out with
+    what is final, the rest silence, and the playback counts an underrun (the tests
+    and the bench see it; the next stream gets a bigger buffer)."""
+    blocks, feeder, expected = _at_the_end_of_what_is_final(hold=0.3)
+    played = np.concatenate(blocks)
+    assert not np.array_equal(played, expected[: len(played)])
+    assert feeder.underruns >= 1
 
 
 def test_without_a_bed_a_late_call_is_waited_for_in_silence() -> None:
