@@ -29,12 +29,12 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from narrator.i18n import LANGUAGES
-from narrator.i18n.phrase import Phrase
+from narrator.i18n.phrase import Phrase, Value
 from narrator.session.game import GameSetup
 from narrator.table import views
 from narrator.table.announce import announce, foreseen
 from narrator.table.errors import TableError
-from narrator.table.lines import host_words, page_words
+from narrator.table.lines import HOST, host_words, page_words
 from narrator.table.saved import save
 from narrator.table.sealed import open_with
 from narrator.table.seats import ClaimStatus, Player, SeatIndex, index_of
@@ -232,10 +232,10 @@ class TableService:
         if pressed_in != phase:
             raise TableError(
                 Phrase(
-                    "the table has already moved on from {pressed} (now: {now}); "
+                    "the table has already moved on from “{pressed}” (now: “{now}”); "
                     "nothing was changed",
-                    pressed=pressed_in,
-                    now=phase,
+                    pressed=_phase_named(pressed_in, self.table.night - (phase == "night")),
+                    now=_phase_named(phase, self.table.night),
                 ),
                 "refused",
             )
@@ -448,3 +448,10 @@ def _deal(value: object) -> bool:
     if not isinstance(value, bool):  # "false" as a string is not false
         raise TableError('"deal" is true (the phones get the cards) or false')
     return value
+
+
+def _phase_named(phase: str, night: int) -> Value:
+    """A phase as the host page names it ("Night 2", "The vote"), in the language it
+    is said in; a name the page does not have (a client's own) as it came."""
+    words = HOST.get(f"phase_{phase}")
+    return Phrase(words, night=max(1, night)) if words else phase

@@ -331,7 +331,7 @@ def test_a_double_tap_on_go_on_moves_one_phase_and_ending_asks_first(browser: An
         host.click("#next")  # night -> day
         host.wait_for_selector("#phase:has-text('Day')")
         host.click("#next")
-        host.wait_for_selector("#error:has-text('moved on from night')")
+        host.wait_for_selector("#error:has-text('moved on from “Night 1” (now: “Day 1”)')")
         assert live.table.phase == "day"
         asked: list[str] = []
 
@@ -362,7 +362,7 @@ def test_a_host_command_without_its_phase_or_from_an_old_phase_changes_nothing()
         assert live.call("POST", "/api/host/next", {}, token=host)[0] == 400
         assert live.call("POST", "/api/host/next", {"from": "cards"}, token=host)[0] == 200
         status, body = live.call("POST", "/api/host/next", {"from": "cards"}, token=host)
-        assert status == 409 and "moved on from cards" in str(body)
+        assert status == 409 and "moved on from “Everyone looks at their card”" in str(body)
         assert live.call("POST", "/api/host/end", {"from": "lobby"}, token=host)[0] == 409
         assert live.table.phase == "night"
 

@@ -130,9 +130,14 @@ def test_each_input_is_checked_once_and_a_stale_press_changes_nothing() -> None:
             service.press("deal", None)
         service.press("deal", "lobby")
         version = table.version
-        with pytest.raises(TableError, match="already moved on from lobby") as stale:
+        with pytest.raises(TableError, match="already moved on from “Waiting for players”") as stale:
             service.press("deal", "lobby")  # the second press of a double press
         assert stale.value.kind == "refused" and table.version == version
+        # told in the host's language, the phases as the host page names them
+        assert stale.value.say("it").startswith(
+            "il tavolo è già andato oltre «In attesa dei giocatori» (ora: «Ognuno guarda la sua carta»)"
+        ), stale.value.say("it")
+        assert "lobby" not in stale.value.say("it")
         with pytest.raises(TableError, match="no words in 'xx'"):
             service.words("xx", None)
         assert service.words("it", "host")["next"] == "Prosegui"
