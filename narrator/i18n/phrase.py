@@ -92,7 +92,8 @@ def said(value: Value, lang: str) -> str:
         return value.get("en")
 
 
-def say(message: Phrase | str, lang: str) -> str:
+def say(message: Phrase | str | Localized, lang: str) -> str:
     """A message in `lang`: a phrase said, a plain text (built elsewhere, in one
-    language) as it is."""
-    return message.say(lang) if isinstance(message, Phrase) else message
+    language) as it is, a text that says itself in any language (`Localized`) in
+    `lang`."""
+    return message if isinstance(message, str) else said(message, lang)

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from narrator.rules.model import Role as Role
     from narrator.rules.model import Ruleset as Ruleset
     from narrator.rules.model import Text as Text
+    from narrator.rules.selection import Problems as Problems
     from narrator.rules.selection import Report as Report
     from narrator.rules.selection import check_selection as check_selection
     from narrator.rules.selection import parse_roles as parse_roles
@@ -43,6 +44,6 @@ __getattr__, __all__ = lazy_exports(
         "decks": ("Dealing", "Dealt", "build_deck", "deal", "dealing", "describe_dealing"),
         "loader": ("load_ruleset", "parse_ruleset"),
         "model": ("Role", "Ruleset", "Text"),
-        "selection": ("Report", "check_selection", "parse_roles", "recommended"),
+        "selection": ("Problems", "Report", "check_selection", "parse_roles", "recommended"),
     },
 )

@@ -192,6 +192,20 @@ def check_selection(ruleset: Ruleset, players: int, roles: Roles, lang: str = "e
     return Report(tuple(errors), tuple(warnings))
 
 
+@dataclass(frozen=True, slots=True)
+class Problems:
+    """What is wrong with a choice (`check_selection`'s errors, one line), said in the
+    language it is asked for: a text for a phone in its table's language, English for
+    the command line and the logs (`get`, as a ruleset's own texts have)."""
+
+    ruleset: Ruleset
+    players: int
+    roles: Roles
+
+    def get(self, lang: str) -> str:
+        return "; ".join(check_selection(self.ruleset, self.players, self.roles, lang).errors)
+
+
 _ON = {"on": 1.0, "yes": 1.0, "true": 1.0, "1": 1.0, "off": 0.0, "no": 0.0, "false": 0.0, "0": 0.0}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from narrator.base.errors import NarratorError
-from narrator.i18n.phrase import Phrase, say
+from narrator.i18n.phrase import Localized, Phrase, say
 
 # What kind of refusal it is, so that a front end can answer it (the web server maps
 # these to 400, 409, 404, 401, 403 and 503); the message is for the person holding the
@@ -20,8 +20,8 @@ class TableError(NarratorError):
     table's language. What a player can meet by tapping the page is a `Phrase`; what
     only a broken client can (a body of the wrong shape) is plain English."""
 
-    def __init__(self, message: Phrase | str, kind: Kind = "invalid") -> None:
-        super().__init__(str(message))
+    def __init__(self, message: Phrase | str | Localized, kind: Kind = "invalid") -> None:
+        super().__init__(say(message, "en"))
         self.kind: Kind = kind
         self.said = message
 

@@ -26,7 +26,7 @@ from narrator.moderator import Game as Engine
 from narrator.moderator import MoveError, Words, unsupported_roles
 from narrator.moderator.referee import Referee
 from narrator.moderator.support import flags, stand_ins
-from narrator.rules import Ruleset, check_selection, decks, recommended
+from narrator.rules import Problems, Ruleset, check_selection, decks, recommended
 from narrator.table.errors import TableError
 from narrator.table.flow import Announcement, TableFlow
 from narrator.table.night import LATE
@@ -169,8 +169,8 @@ class Table(TableFlow):
         if roles:
             chosen = chosen_roles(self.ruleset, roles)
             report = check_selection(self.ruleset, players, chosen)
-            if report.errors:
-                raise TableError("; ".join(report.errors))
+            if report.errors:  # said in the table's language on the host's page
+                raise TableError(Problems(self.ruleset, players, chosen))
         else:
             chosen = recommended_deck(self.ruleset, players, deal)
         if deal and self.ruleset.outcome is not None:

@@ -247,7 +247,7 @@ def deck_count(table: Table, roles: dict[object, object], deal: bool = True) -> 
             chosen = recommended_deck(table.ruleset, players, deal=True)
         except TableError as exc:  # too few players yet: say so, count nothing
             return {"cards": 0, "dealt": 0, "aside": 0, "removed": 0, "errors": [str(exc)]}
-    report = check_selection(table.ruleset, max(players, 1), chosen)
+    report = check_selection(table.ruleset, max(players, 1), chosen, table.lang)
     plan = dealing(table.ruleset, players, chosen)
     errors = list(report.errors) if players else []
     if deal and table.ruleset.outcome is not None:

@@ -130,7 +130,9 @@ def test_each_input_is_checked_once_and_a_stale_press_changes_nothing() -> None:
             service.press("deal", None)
         service.press("deal", "lobby")
         version = table.version
-        with pytest.raises(TableError, match="already moved on from “Waiting for players”") as stale:
+        with pytest.raises(
+            TableError, match="already moved on from “Waiting for players”"
+        ) as stale:
             service.press("deal", "lobby")  # the second press of a double press
         assert stale.value.kind == "refused" and table.version == version
         # told in the host's language, the phases as the host page names them
@@ -229,3 +231,24 @@ def test_the_service_plays_a_game_without_a_web_framework_loaded() -> None:
     ).stdout
     loaded = set(json.loads(out.replace("'", '"')))
     assert "narrator" in loaded and not loaded & {"aiohttp", "textual", "sounddevice", "numpy"}
+
+
+def test_a_deck_the_table_cannot_deal_is_told_in_the_table_s_language() -> None:
+    """The host's running count and the deal's refusal say what is wrong with the deck
+    in the table's language, the role names the ruleset's for it (they said it in
+    English); the command line and the logs keep the English (`str`)."""
+    table = Table(ruleset("onuw"), "it", rng=random.Random(0), options=Options())
+    service = TableService(table, silent_voice(clock=RunningClock(60)))
+
+    def check(service: TableService) -> None:
+        for name in NAMES[:3]:
+            service.join(name, table.room)
+        count = service.deck({"seer": 1, "robber": 1}, True)
+        assert count["errors"] == ["3 giocatori vogliono 6 carte (giocatori + 3); ne hai scelte 2"]
+        with pytest.raises(TableError) as refused:
+            service.start({"seer": 1, "robber": 1}, True)
+        assert refused.value.say("it") == count["errors"][0]
+        assert str(refused.value) == "3 players need 6 cards (players + 3); 2 chosen"
+        assert table.phase == "lobby"
+
+    served(service, check)
