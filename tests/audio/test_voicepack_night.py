@@ -130,16 +130,22 @@ async def test_a_persian_night_recorded_through_a_microphone_plays_from_the_pack
         "XDG_CACHE_HOME": str(tmp_path / "cache"),
         "PYTHONUNBUFFERED": "1",
     }
-    recorder = sound_server.record(tmp_path / "night.raw")
-    played = subprocess.run(
-        [sys.executable, "-m", "narrator.cli", "play", *NIGHT, "--voice", f"pack:{pack}"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    recording = recorder.stop()
-    assert played.returncode == 0, played.stderr
+    dry: list[str] = []  # what `narrator play` told of an output that ran dry, each try
+    for _ in range(2):  # ran dry (a busy machine; the player says so): played again
+        recorder = sound_server.record(tmp_path / "night.raw")
+        played = subprocess.run(
+            [sys.executable, "-m", "narrator.cli", "play", *NIGHT, "--voice", f"pack:{pack}"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
+        recording = recorder.stop()
+        assert played.returncode == 0, played.stderr
+        dry.append(" ".join(line for line in played.stderr.splitlines() if "ran dry" in line))
+        if not dry[-1]:
+            break
+    assert not dry[-1], f"the output ran dry on each try: {dry}"
     assert f"voice pack {pack}: all {len(lines)} lines recorded" in played.stdout
 
     rs = ruleset("onuw")
