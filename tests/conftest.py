@@ -12,14 +12,14 @@ test suite"). Each worker is a process of its own: its own temp folder, so its o
 sound server (`sound_server` below), tmux sockets and browser profile. Tests that
 play into a sound server in real time are marked `realtime` (by using `sound_server`,
 or by hand where they start a server themselves); every other test is a "burner",
-and runs below them. The real-time tests that measure time itself (underruns,
-measured silence, a signal answered within 1 s) are also grouped
-(`xdist_group("timing")`): they run one at a time, first. Where priorities may be
-raised (root, as in CI), each real-time test runs above the burners, and each timing
-test above the other real-time tests; where they may not, a worker running a burner
-is held off the first CPU until the timing tests are done (about four minutes), so a
-fuzzer or Chromium never takes the core a real-time playback needs
-(`pytest_runtest_protocol`). (The kernel here groups processes by
+and while a worker runs one, that worker is held off the first CPU, so a fuzzer, a
+wheel build or Chromium never takes the core a real-time playback needs. The
+real-time tests that measure time itself (underruns, measured silence, a signal
+answered within 1 s) are also grouped (`xdist_group("timing")`): they run one at a
+time, first. Where priorities may be raised (root, as in CI), the burners are held
+off the first CPU only until the timing tests are done (about four minutes), each
+real-time test runs above the burners, and each timing test above the other
+real-time tests (`pytest_runtest_protocol`). (The kernel here groups processes by
 session for the scheduler, "autogroup": a nice level counts only against processes
 of the same session, and an app started in tmux is a session of its own.) A worker's
 sound server rests (its sink suspended) through the tests that play nothing.
@@ -183,18 +183,14 @@ def _raised(by: int) -> Iterator[None]:
 # tryfirst: outside pytest-timeout's wrapper (and any other), so the whole test is inside.
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
-    """Where priorities may not be raised (not root), a burner (any test not
-    real-time) runs on every CPU but the first while the timing tests run, from its
+    """A burner (any test not real-time) runs on every CPU but the first, from its
     setup to its teardown (a module's browser, started by its first test, is
     included), and whatever it starts inherits that; sched_setaffinity on one's own
     thread needs no privilege. The real-time tests keep every CPU: the first has no
     burner of ours on it.
 
-    Where priorities may be raised (root, as CI is), a burner has every CPU all along
-    (since 2026-11-28: the first core sat a third idle through the timing tests'
-    four minutes; unpinned, three clean-clone runs took 7:59, 8:00 and 8:16 for the
-    workers instead of 8:42, and in one of them the Persian pack night was heard
-    46 ms off and passed run again alone). And a real-time test runs at
+    Where priorities may be raised (root, as CI is), that holds only while the timing
+    tests run: after them a burner has every CPU. And a real-time test runs at
     `REALTIME_NICE` -- it, its playback threads and what it starts (the app, a
     command) -- so a burner never starves its output: one run with the burners
     unpinned and nothing raised took 4:53 instead of 8:07, and a call ran dry. A
@@ -222,7 +218,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
             yield
         return
     timing_done = _TIMING_DONE is not None and _TIMING_DONE.exists()
-    if not _SPARE_A_CORE or _BOOST or timing_done:
+    if not _SPARE_A_CORE or (_BOOST and timing_done):
         yield
         return
     os.sched_setaffinity(0, _CPUS[1:])
