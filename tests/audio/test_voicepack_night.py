@@ -16,8 +16,6 @@ what is checked does not depend on how fast a line is said.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +37,7 @@ from narrator.tui.screens.record import RecordScreen, Studio
 from narrator.tui.screens.setup import SetupScreen
 from tests.audio.measure import local_lag, offset_of
 from tests.audio.microphone import listen_to_the_sink, prepared_speech, say_into_the_sink
+from tests.support.cli import run_narrator
 from tests.support.soundserver import RATE, SoundServer
 from tests.tui.conftest import settle, sync
 from tests.tui.fakes import make_app
@@ -133,13 +132,7 @@ async def test_a_persian_night_recorded_through_a_microphone_plays_from_the_pack
     dry: list[str] = []  # what `narrator play` told of an output that ran dry, each try
     for _ in range(2):  # ran dry (a busy machine; the player says so): played again
         recorder = sound_server.record(tmp_path / "night.raw")
-        played = subprocess.run(
-            [sys.executable, "-m", "narrator.cli", "play", *NIGHT, "--voice", f"pack:{pack}"],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=180,
-        )
+        played = run_narrator("play", *NIGHT, "--voice", f"pack:{pack}", env=env, timeout=180)
         recording = recorder.stop()
         assert played.returncode == 0, played.stderr
         dry.append(" ".join(line for line in played.stderr.splitlines() if "ran dry" in line))
