@@ -34,7 +34,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -65,6 +65,19 @@ LONG_BURNERS = (
     "tests/table/test_browser.py::",
     "tests/table/test_host_browser.py::",
     "tests/unit/test_fuzz.py::",
+)
+
+# Burners that mostly wait on real time (a server's night played at a tenth of its
+# pace, the app in a terminal) and hardly use the CPU. In their files' places they came
+# together (the table's, one after another on every worker) and left both cores two
+# thirds idle for half a minute; spread evenly through the other burners, a worker
+# waiting on one leaves the cores to the others.
+WAITERS = (
+    "tests/table/test_restart.py::test_a_server_killed_mid_call",
+    "tests/table/test_night_live.py::",
+    "tests/table/test_sizes.py::test_a_long_lupus_table",
+    "tests/session/test_playing_contract.py::test_preview_plays",
+    "tests/tui/test_terminal_",
 )
 
 # The first render of a night that many tests read from the run's speech cache
@@ -101,7 +114,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if item.nodeid.startswith(SHARED_RENDERS):
             return 0.5
         if item.nodeid.startswith(LONG_REALTIME):
-            return 1 + next(i for i, p in enumerate(LONG_REALTIME) if item.nodeid.startswith(p))
+            # in order, between 1 and 2 (as 1 + its index, the third sorted with the
+            # real-time tests and the fourth with the long burners)
+            at = next(i for i, p in enumerate(LONG_REALTIME) if item.nodeid.startswith(p))
+            return 1 + at / len(LONG_REALTIME)
         if _realtime(item):
             return 3
         if item.nodeid.startswith(LONG_BURNERS):
@@ -109,8 +125,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return 5
 
     items.sort(key=order)  # stable: the same order on every worker, as xdist requires
+    items[:] = _spread(items, lambda item: order(item) == 5 and item.nodeid.startswith(WAITERS))
     global _TIMING_LEFT
     _TIMING_LEFT = sum(1 for item in items if _timing(item))
+
+
+def _spread(items: list[pytest.Item], waits: Callable[[pytest.Item], bool]) -> list[pytest.Item]:
+    """`items` with those that `waits` picks moved from their places to evenly spaced
+    ones through the first half of the others after the first of them (the others keep
+    their order). The first half: the second is mostly tests of milliseconds, so evenly
+    spaced by count there is bunched up in time at the end."""
+    picked = [item for item in items if waits(item)]
+    if not picked:
+        return items
+    start = items.index(picked[0])
+    rest = [item for item in items[start:] if not waits(item)]
+    step = len(rest) / 2 / len(picked)
+    spread = list(items[:start])
+    for n, item in enumerate(picked):
+        spread += [item, *rest[round(n * step) : round((n + 1) * step)]]
+    return spread + rest[round(len(picked) * step) :]
 
 
 _CPUS = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []

@@ -48,6 +48,7 @@ from narrator.audio.voices import VoiceRouter
 from narrator.script.model import Say
 from tests.support import sound
 from tests.support.fake_synth import night
+from tests.support.soak import GAME as SOAK_GAME
 
 pytestmark = pytest.mark.audio
 pytest.importorskip("onnxruntime", reason="the kokoro extra installs onnxruntime")
@@ -330,10 +331,13 @@ def test_a_prepared_night_plays_with_nothing_left_to_make(tmp_path: Path) -> Non
 @pytest.mark.timeout(900)  # a cold neural voice on a loaded machine
 def test_narrator_prepare_fills_the_cache_for_the_night_and_its_day(tmp_path: Path) -> None:
     """From an empty cache (its own): the night's calls and its day's are made, then none.
-    The smallest One Night (only the werewolves wake: 6 calls, and 8 in its day): what is
-    made does not depend on the cards, and each call costs seconds of a neural voice."""
-    args = ["onuw", "--players", "3", "--roles", "werewolf:2,villager:3,tanner",
-            "--lang", "it", "--voice", "im_nicola"]  # fmt: skip
+    A user's game of two short calls a night and four in its day (the soak's,
+    tests/support/soak.yaml): each line costs a second of a neural voice, and One Night's
+    smallest day alone (its rules read out) was 40 s of speech, half a minute of CPU."""
+    rulesets = Path(os.environ["XDG_CONFIG_HOME"]) / "narrator" / "rulesets"
+    rulesets.mkdir(parents=True, exist_ok=True)
+    shutil.copy(SOAK_GAME, rulesets / "soak.yaml")
+    args = ["soak", "--players", "3", "--lang", "it", "--voice", "im_nicola"]
     first = sound.narrator("prepare", *args, data=tmp_path)
     assert first.returncode == 0, first.stderr
     assert "kokoro im_nicola" in first.stdout and "already there" in first.stdout
@@ -348,7 +352,7 @@ def test_narrator_prepare_fills_the_cache_for_the_night_and_its_day(tmp_path: Pa
     assert made > night  # the night's calls and its day's
     again = sound.narrator("prepare", *args, data=tmp_path)
     assert again.returncode == 0 and " (0 made now," in again.stdout
-    wrong = sound.narrator("prepare", "onuw", "--players", "3", "--voice", "af_heart",
+    wrong = sound.narrator("prepare", "soak", "--players", "3", "--voice", "af_heart",
                            "--lang", "it", data=tmp_path)  # fmt: skip
     assert wrong.returncode == 2
     assert wrong.stderr.count("\n") == 1 and "speaks en-US, not 'it'" in wrong.stderr
