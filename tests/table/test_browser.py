@@ -306,6 +306,36 @@ def test_a_lupus_day_on_eight_phones(browser: Any, shots: Path) -> None:
         assert all(p.evaluate("window.__noise") == 0 for p in pages)
 
 
+# Counts the writes to the page's clock from now on (a MutationObserver on #clock).
+CLOCK_WRITES = """() => {
+  window.clockWrites = 0;
+  new MutationObserver((seen) => { window.clockWrites += seen.length; }).observe(
+    document.getElementById("clock"), { childList: true, characterData: true, subtree: true });
+}"""
+
+
+def test_a_phone_s_clock_is_written_only_when_its_text_changes(browser: Any) -> None:
+    """A phone lies on the table all evening, its page ticking its clock twice a second:
+    the clock is written when what it shows changes -- never in the lobby, where no
+    clock runs, and once a second through the day's discussion (the page's own clock
+    run ten seconds on at once)."""
+    with live_table("onuw") as live:
+        ann, *_ = seat_phones(browser, live, ["Ann", "Bo", "Cy"])
+        ann.clock.install()
+        ann.reload()
+        ann.wait_for_selector("#who:text-matches('· Ann$')")
+        ann.evaluate(CLOCK_WRITES)
+        ann.clock.run_for(10_000)
+        assert ann.evaluate("() => clockWrites") == 0
+        assert live.host("start")[0] == 200
+        for _ in range(2):  # cards -> night -> day
+            assert live.host("next")[0] == 200
+        ann.wait_for_selector("#clock:text-matches('^[0-9]+:[0-9]{2}$')")
+        ann.evaluate("() => { clockWrites = 0; }")
+        ann.clock.run_for(10_000)
+        assert 9 <= ann.evaluate("() => clockWrites") <= 11
+
+
 def test_a_double_tap_on_go_on_moves_one_phase_and_ending_asks_first(browser: Any) -> None:
     """Each host command names the phase it was pressed in: the second tap of a double
     tap reaches a table that moved on, is refused (409) and changes nothing. "End the

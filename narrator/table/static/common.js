@@ -77,3 +77,11 @@ function clockText(deadline) {
   const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
   return Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
 }
+
+// The page's clock shown (twice a second): written only when its text changes, so a
+// phone left on the table all evening redraws once a second at most, and not at all
+// while no clock runs.
+function showClock(deadline) {
+  const text = clockText(deadline);
+  if ($("clock").textContent !== text) $("clock").textContent = text;
+}

@@ -275,5 +275,5 @@ $("out").addEventListener("click", () => {
   if (!window.confirm(t(view.state.eliminate === "table" ? "outConfirmTable" : "outConfirm", { name }))) return;
   act("/api/host/eliminate", { seat });
 });
-setInterval(() => { $("clock").textContent = clockText(deadline); }, 500);
+setInterval(() => showClock(deadline), 500);
 loadWords("en", "host").catch(() => {}).finally(watch);

@@ -372,7 +372,7 @@ function renderList(state, me, night) {
   }
 }
 
-function tickClock() { $("clock").textContent = clockText(deadline); }
+function tickClock() { showClock(deadline); }
 setInterval(tickClock, 500);
 
 // Press and hold: the card's text exists in the page only while a finger is on it.
