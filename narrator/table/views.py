@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from narrator.i18n.phrase import Phrase
 from narrator.moderator import Place, Words, unsupported_roles
 from narrator.rules import check_selection, dealing
 from narrator.table.errors import TableError
@@ -234,6 +235,23 @@ def host(table: Table) -> dict[str, Any]:
     }
 
 
+def no_deck(table: Table) -> str:
+    """Why no deck is recommended at this table yet, to its host, in its language (the
+    rules' own message names the command line's `--players` and `--roles`)."""
+    setup, players = table.ruleset.setup, len(table.seats)
+    if not setup.min_players <= players <= setup.max_players:
+        return Phrase.counted(
+            "this game is for {low} to {high} players; {n} has joined",
+            "this game is for {low} to {high} players; {n} have joined",
+            players,
+            low=setup.min_players,
+            high=setup.max_players,
+        ).say(table.lang)
+    return Phrase("the game recommends no deck for {n} players; choose the roles", n=players).say(
+        table.lang
+    )
+
+
 def deck_count(table: Table, roles: dict[object, object], deal: bool = True) -> dict[str, Any]:
     """How a deck the host is choosing would be dealt at this table now: the cards,
     the dealt, those set aside (One Night's centre) and those removed unseen, or
@@ -245,8 +263,8 @@ def deck_count(table: Table, roles: dict[object, object], deal: bool = True) -> 
     if not chosen:
         try:
             chosen = recommended_deck(table.ruleset, players, deal=True)
-        except TableError as exc:  # too few players yet: say so, count nothing
-            return {"cards": 0, "dealt": 0, "aside": 0, "removed": 0, "errors": [str(exc)]}
+        except TableError:  # too few players yet: say so, count nothing
+            return {"cards": 0, "dealt": 0, "aside": 0, "removed": 0, "errors": [no_deck(table)]}
     report = check_selection(table.ruleset, max(players, 1), chosen, table.lang)
     plan = dealing(table.ruleset, players, chosen)
     errors = list(report.errors) if players else []

@@ -241,7 +241,13 @@ def test_a_deck_the_table_cannot_deal_is_told_in_the_table_s_language() -> None:
     service = TableService(table, silent_voice(clock=RunningClock(60)))
 
     def check(service: TableService) -> None:
-        for name in NAMES[:3]:
+        service.join(NAMES[0], table.room)
+        # too few yet for the recommended deck: said for the host, not the command line's
+        # "choose --players"
+        assert service.deck({}, True)["errors"] == [
+            "questo gioco è per 3-10 giocatori; finora ne è entrato 1"
+        ]
+        for name in NAMES[1:3]:
             service.join(name, table.room)
         count = service.deck({"seer": 1, "robber": 1}, True)
         assert count["errors"] == ["3 giocatori vogliono 6 carte (giocatori + 3); ne hai scelte 2"]
