@@ -34,6 +34,11 @@ MAX_LATENCY = 0.8  # the most a busy machine earns (a call starts that much late
 PATIENCE = 0.5
 AUDIBLE = 10 ** (-60 / 20)  # the first sample above -60 dBFS counts as "heard"
 STALL = 3.0  # seconds without a callback after which the output counts as gone
+# PortAudio's paTimedOut: a sound server too busy to answer a new stream in time (seen
+# once at the start of a night, under a test run's load). Nothing has played yet, so the
+# stream is opened again, once, after `START_AGAIN` seconds; a second time is the error.
+PA_TIMED_OUT = -9987
+START_AGAIN = 0.5
 OUTPUT_LOST = "the sound output went away (the sound server stopped, or the device was removed)"
 OUTPUT_STALLED = f"the sound output stopped responding for {STALL:g} s"
 
@@ -189,12 +194,28 @@ class Playback:
         self._ended = False  # the callback played the night to its end
         self._stopping = False  # stop() was asked for
         self._started_at: float | None = None
+        self._open = open_stream
         self._stream: Stream | None = open_stream(self._callback, self._stream_finished)
+        self.start_retried = False  # the first start timed out and a new stream began
 
     def start(self) -> None:
-        if self._stream is not None:
-            self._started_at = time.monotonic()
+        if self._stream is None:
+            return
+        self._started_at = time.monotonic()
+        try:
             self._stream.start()
+        except Exception as exc:  # sounddevice.PortAudioError: (text, code, ...)
+            if exc.args[1:2] != (PA_TIMED_OUT,):
+                raise
+            self._stream.close(ignore_errors=True)
+            time.sleep(START_AGAIN)
+            with self._stop_lock:
+                if self._stopping:  # stopped meanwhile: nothing to start
+                    return
+                self._stream = stream = self._open(self._callback, self._stream_finished)
+            self.start_retried = True
+            self._started_at = time.monotonic()
+            stream.start()
 
     def _callback(self, outdata: Any, frames: int, time_info: Any, status: Any) -> None:
         import sounddevice as sd

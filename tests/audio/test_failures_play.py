@@ -113,14 +113,39 @@ class ScriptedStream:
         pass
 
 
-def _playback(seconds: float) -> tuple[Playback, list[ScriptedStream]]:
+class TimedOutStream(ScriptedStream):
+    """A stream the sound server did not answer in time: its start raises what
+    sounddevice raises then (PortAudio's paTimedOut, or another `code`)."""
+
+    def __init__(self, callback: Callable[..., None], finished: Callable[[], None]) -> None:
+        super().__init__(callback, finished)
+        self.code = player.PA_TIMED_OUT
+        self.closed = False
+
+    def start(self) -> None:
+        import sounddevice as sd
+
+        raise sd.PortAudioError("Error starting stream: Wait timed out", self.code)
+
+    def close(self, ignore_errors: bool = True) -> None:
+        self.closed = True
+
+
+def _playback(
+    seconds: float, timeouts: int = 0, code: int | None = None
+) -> tuple[Playback, list[ScriptedStream]]:
+    """A playback of `seconds` of sound, started; its first `timeouts` streams time out
+    as they start (with `code`, else PortAudio's paTimedOut)."""
     mix = MixBuilder(RATE)
     mix.add(0, Say("hello"), [np.full(round(seconds * RATE), 0.1, np.float32)])
     mix.finish()
     streams: list[ScriptedStream] = []
 
     def opener(callback: Callable[..., None], finished: Callable[[], None]) -> Any:
-        streams.append(ScriptedStream(callback, finished))
+        kind = TimedOutStream if len(streams) < timeouts else ScriptedStream
+        streams.append(kind(callback, finished))
+        if code is not None and isinstance(streams[-1], TimedOutStream):
+            streams[-1].code = code
         return streams[-1]
 
     playback = Playback(mix, opener, RATE)
@@ -161,3 +186,26 @@ def test_a_stream_that_stops_calling_back_is_output_stalled(
     while not playback.wait(0.1):
         assert time.monotonic() < deadline, "wait() never noticed the stall"
     assert playback.error == OUTPUT_STALLED
+
+
+def test_a_stream_the_server_was_too_busy_to_start_is_opened_again_once() -> None:
+    """Seen under a test run's load: the sound server answered a night's new stream too
+    late (PortAudio's "Wait timed out"). Nothing has played yet, so a new stream is
+    opened and the night plays whole; the first is closed."""
+    playback, streams = _playback(0.2, timeouts=1)
+    assert playback.wait(10) and playback.error is None
+    assert playback.start_retried and len(streams) == 2
+    assert isinstance(streams[0], TimedOutStream) and streams[0].closed
+    playback.close()
+
+
+def test_a_second_timeout_or_another_error_is_the_night_s_failure() -> None:
+    import sounddevice as sd
+
+    started = time.monotonic()
+    with pytest.raises(sd.PortAudioError, match="Wait timed out"):
+        _playback(0.2, timeouts=2)
+    assert time.monotonic() - started >= player.START_AGAIN  # it waited, then tried once
+    with pytest.raises(sd.PortAudioError) as refused:
+        _playback(0.2, timeouts=1, code=-9996)  # paInvalidDevice: no second try
+    assert refused.value.args[1] == -9996
