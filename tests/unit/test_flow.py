@@ -28,19 +28,15 @@ from narrator.rules.model import Ruleset
 from narrator.script import Plan, Timer, build_script, day_timer
 from narrator.table import TableError
 from tests.table.headless import play_to_the_end
-from tests.unit.helpers import RULESETS, ruleset
+from tests.unit.helpers import RULESETS, YAML_DUMPER, YAML_LOADER, ruleset
 
 SHIPPED = sorted(p.stem for p in RULESETS.glob("*.yaml"))
-# libyaml's loader and dumper where PyYAML has them: the same data and text as
-# yaml.safe_load and yaml.safe_dump, several times faster (a mutant is a whole file)
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
 @cache
 def _shipped(ruleset_id: str) -> Any:
     """A shipped ruleset's plain data, read once (copy it before changing it)."""
-    return yaml.load((RULESETS / f"{ruleset_id}.yaml").read_text("utf-8"), Loader=_LOADER)
+    return yaml.load((RULESETS / f"{ruleset_id}.yaml").read_text("utf-8"), Loader=YAML_LOADER)
 
 
 TRIAL = ("night", "day", "accusation", "defence", "ballot", "verdict", "end")
@@ -233,7 +229,7 @@ def test_every_mutant_of_the_vote_and_phase_keys_is_refused_in_one_line_or_walks
     saves = Path(tempfile.mkdtemp(dir=shm if shm.is_dir() else tmp_path))
     refused, walked = 0, 0
     for name, mutant in _mutants(doc):
-        text = yaml.dump(mutant, Dumper=_DUMPER, allow_unicode=True, sort_keys=False)
+        text = yaml.dump(mutant, Dumper=YAML_DUMPER, allow_unicode=True, sort_keys=False)
         try:
             loaded = parse_ruleset(text, path)
         except RulesetError as exc:

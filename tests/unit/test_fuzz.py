@@ -39,16 +39,14 @@ from narrator.rules.read_common import ReadContext
 from narrator.rules.yamlio import Located, read_yaml
 from narrator.script import Plan, build_script, script_to_dict
 from tests.support.examples import examples
+from tests.unit.helpers import YAML_DUMPER, YAML_LOADER
 
 ONUW = (Path(__file__).resolve().parents[2] / "rulesets" / "onuw.yaml").read_text("utf-8")
 PATH = Path("fuzz.yaml")
-# libyaml's dumper where PyYAML has it: the same text as yaml.safe_dump, 5x faster (and
-# its loader for BASE, read at every collection, on every worker)
-_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
 def _dump(doc: object) -> str:
-    return str(yaml.dump(doc, Dumper=_DUMPER, allow_unicode=True))
+    return str(yaml.dump(doc, Dumper=YAML_DUMPER, allow_unicode=True))
 
 
 scalars = st.one_of(
@@ -88,7 +86,7 @@ def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return out
 
 
-BASE = yaml.load(ONUW, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+BASE = yaml.load(ONUW, Loader=YAML_LOADER)
 PLACES = _paths(BASE)
 TREE = read_yaml(ONUW, PATH)  # the file as the loader reads it: every mapping Located
 
