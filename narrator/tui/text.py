@@ -99,7 +99,11 @@ TEXTUAL_WORDS = (N_("palette"),)
 
 
 class NarratorFooter(Footer):
-    """The footer, its key descriptions in the app's language."""
+    """The footer, its key descriptions in the app's language (drawn again when it
+    changes)."""
+
+    def __init__(self) -> None:
+        super().__init__(words=lambda: (_current.lang, _current.bidi))
 
     def compose(self) -> ComposeResult:
         keys: Iterable[Widget] = super().compose()
