@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +25,7 @@ from narrator.audio.loudness import (
 )
 from narrator.script import Say
 from tests.support import sound
+from tests.support.soak import GAME as SOAK_GAME
 
 pytestmark = pytest.mark.audio
 
@@ -126,16 +129,23 @@ def test_the_limiter_s_windows_are_scipy_s(size: int) -> None:
 
 def test_a_night_renders_and_is_normalised_without_scipy_or_pyloudnorm(tmp_path: Path) -> None:
     """They are the tests' reference, not narrator's dependencies (pyproject): a user's
-    install has neither. A fresh cache, so every call is normalised in this process."""
+    install has neither. A fresh cache, so every call is made, resampled (Kokoro's
+    24 kHz) and normalised in this process: the soak's game (tests/support/soak.yaml)
+    as a user's ruleset, two short calls in Italian -- Secret Moon's four were 13 CPU s
+    of Kokoro for the same path."""
+    rulesets = Path(os.environ["XDG_CONFIG_HOME"]) / "narrator" / "rulesets"
+    rulesets.mkdir(parents=True, exist_ok=True)
+    shutil.copy(SOAK_GAME, rulesets / "soak.yaml")
     block = "import sys; sys.modules.update(scipy=None, pyloudnorm=None); "
     run = "from narrator.cli import main; sys.exit(main())"
-    out = tmp_path / "night.wav"
-    args = ["render", "secret_moon", "--players", "5", "--lang", "it", "--no-bed"]
+    out, timeline = tmp_path / "night.wav", tmp_path / "night.json"
+    args = ["render", "soak", "--players", "3", "--lang", "it", "--no-bed"]
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     done = subprocess.run(
-        [sys.executable, "-c", block + run, *args, "--out", str(out)],
+        [sys.executable, "-c", block + run, *args, "--out", str(out), "--timeline", str(timeline)],
         capture_output=True, text=True, timeout=180, env=env, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
+    assert json.loads(timeline.read_text())["voice"] == {"engine": "kokoro", "id": "if_sara"}
     samples, rate = sf.read(out, dtype="float32")
     assert sound.lufs(samples, rate) == pytest.approx(TARGET_LUFS, abs=1.0)
