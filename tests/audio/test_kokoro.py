@@ -48,7 +48,7 @@ from narrator.audio.voices import VoiceRouter
 from narrator.script.model import Say
 from tests.support import sound
 from tests.support.fake_synth import night
-from tests.support.soak import GAME as SOAK_GAME
+from tests.support.soak import install_game
 
 pytestmark = pytest.mark.audio
 pytest.importorskip("onnxruntime", reason="the kokoro extra installs onnxruntime")
@@ -334,9 +334,7 @@ def test_narrator_prepare_fills_the_cache_for_the_night_and_its_day(tmp_path: Pa
     A user's game of two short calls a night and four in its day (the soak's,
     tests/support/soak.yaml): each line costs a second of a neural voice, and One Night's
     smallest day alone (its rules read out) was 40 s of speech, half a minute of CPU."""
-    rulesets = Path(os.environ["XDG_CONFIG_HOME"]) / "narrator" / "rulesets"
-    rulesets.mkdir(parents=True, exist_ok=True)
-    shutil.copy(SOAK_GAME, rulesets / "soak.yaml")
+    install_game()
     args = ["soak", "--players", "3", "--lang", "it", "--voice", "im_nicola"]
     first = sound.narrator("prepare", *args, data=tmp_path)
     assert first.returncode == 0, first.stderr

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -25,7 +24,7 @@ from narrator.audio.loudness import (
 )
 from narrator.script import Say
 from tests.support import sound
-from tests.support.soak import GAME as SOAK_GAME
+from tests.support.soak import install_game
 
 pytestmark = pytest.mark.audio
 
@@ -133,9 +132,7 @@ def test_a_night_renders_and_is_normalised_without_scipy_or_pyloudnorm(tmp_path:
     24 kHz) and normalised in this process: the soak's game (tests/support/soak.yaml)
     as a user's ruleset, two short calls in Italian -- Secret Moon's four were 13 CPU s
     of Kokoro for the same path."""
-    rulesets = Path(os.environ["XDG_CONFIG_HOME"]) / "narrator" / "rulesets"
-    rulesets.mkdir(parents=True, exist_ok=True)
-    shutil.copy(SOAK_GAME, rulesets / "soak.yaml")
+    install_game()
     block = "import sys; sys.modules.update(scipy=None, pyloudnorm=None); "
     run = "from narrator.cli import main; sys.exit(main())"
     out, timeline = tmp_path / "night.wav", tmp_path / "night.json"

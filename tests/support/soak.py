@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from narrator.base.folders import user_dir
 from narrator.rules import load_catalog
 from tests.support.soundserver import RATE, SoundServer
 from tests.support.tmux import NARRATOR, children, start_tmux
@@ -90,10 +91,17 @@ def settled(server: SoundServer, pid: int, night: int, like: Sample | None) -> S
             return seen[-1]
 
 
+def install_game(rulesets: Path | None = None) -> None:
+    """The soak's game as a user's ruleset: in `rulesets`, or in the user's folder as
+    narrator finds it (`narrator.base.folders.user_dir`: a test's own, tests/conftest.py)."""
+    folder = rulesets if rulesets is not None else user_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copy(GAME, folder / "soak.yaml")
+
+
 def run_soak(server: SoundServer, work: Path, cycles: int = 7) -> Soak:
     config = work / "config" / "narrator"
-    (config / "rulesets").mkdir(parents=True)
-    shutil.copy(GAME, config / "rulesets" / "soak.yaml")
+    install_game(config / "rulesets")
     (config / "settings.json").write_text(json.dumps({"pace": 0.1}))
     position = sorted(load_catalog(config / "rulesets").rulesets).index("soak")
     env = {k: server.env[k] for k in ("PULSE_SERVER", "XDG_RUNTIME_DIR")}
