@@ -195,7 +195,8 @@ class Playback:
         self._stopping = False  # stop() was asked for
         self._started_at: float | None = None
         self._open = open_stream
-        self._stream: Stream | None = open_stream(self._callback, self._stream_finished)
+        self._streams = 1  # streams opened: only the last one's end counts (`_ended_by`)
+        self._stream: Stream | None = open_stream(self._callback, self._ended_by(1))
         self.start_retried = False  # the first start timed out and a new stream began
 
     def start(self) -> None:
@@ -207,12 +208,15 @@ class Playback:
         except Exception as exc:  # sounddevice.PortAudioError: (text, code, ...)
             if exc.args[1:2] != (PA_TIMED_OUT,):
                 raise
+            # PortAudio may have started the stream's thread before the wait for it ran
+            # out: closing it then reports its end, which is not the night's.
+            self._streams += 1
             self._stream.close(ignore_errors=True)
             time.sleep(START_AGAIN)
             with self._stop_lock:
                 if self._stopping:  # stopped meanwhile: nothing to start
                     return
-                self._stream = stream = self._open(self._callback, self._stream_finished)
+                self._stream = stream = self._open(self._callback, self._ended_by(self._streams))
             self.start_retried = True
             self._started_at = time.monotonic()
             stream.start()
@@ -229,6 +233,15 @@ class Playback:
         if not more:
             self._ended = True
             raise sd.CallbackStop
+
+    def _ended_by(self, number: int) -> Callable[[], None]:
+        """What PortAudio calls when the `number`th stream opened ends."""
+
+        def finished() -> None:
+            if number == self._streams:  # a stream given up on (`start`) ends unheard
+                self._stream_finished()
+
+        return finished
 
     def _stream_finished(self) -> None:
         """PortAudio ended the stream: an end nobody asked for is an error."""
