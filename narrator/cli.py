@@ -181,7 +181,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("voices", help="list the speech voices")
     p.add_argument("--lang")
     _fmt(p)
-    p = sub.add_parser("devices", help="list the sound output devices")
+    p = sub.add_parser("devices", help="list the sound output devices (or the microphones)")
+    p.add_argument(
+        "--microphones", action="store_true", help="the devices that record (for voice packs)"
+    )
     _fmt(p)
     p = sub.add_parser("beds", help="list the ambiences the bed can play")
     _fmt(p)
@@ -504,7 +507,7 @@ def run_command(args: argparse.Namespace) -> int:
             return commands.beds_command(args.format)
         if args.command == "voices":
             return commands.voices_command(args.lang, args.format)
-        return commands.devices_command(args.format)
+        return commands.devices_command(args.format, "input" if args.microphones else "output")
     if args.command == "replay":
         return cmd_replay(args)
     if args.command == "voicepack":

@@ -274,14 +274,14 @@ def table_lines(lang: str) -> tuple[str, ...]:
 
 
 def studio(*, fake: bool) -> Studio:
-    """The app's recording booth: the default microphone and the settings' output
-    device; with `NARRATOR_AUDIO=fake`, a simulated one that touches no device."""
+    """The app's recording booth: the settings' microphone and output device; with
+    `NARRATOR_AUDIO=fake`, a simulated one that touches no device."""
     from narrator.tui.screens.record import Studio
 
-    def booth(device: str | None) -> Booth:
+    def booth(device: str | None, microphone: str | None) -> Booth:
         from narrator.audio.booth import DeviceBooth, SimulatedBooth
 
-        return SimulatedBooth() if fake else DeviceBooth(device=device)
+        return SimulatedBooth() if fake else DeviceBooth(device=device, microphone=microphone)
 
     return Studio(booth=booth, table_lines=table_lines)
 

@@ -27,16 +27,12 @@ from typing import Protocol
 import numpy as np
 
 from narrator.audio.recording import MAX_TAKE
-from narrator.audio.settings import AudioUnavailable
+from narrator.audio.settings import NO_MICROPHONE, AudioUnavailable
 from narrator.audio.synth import Clip, Samples
 
 Level = Callable[[float], None]  # the level of the last block, in dBFS (-inf: silence)
 BLOCK = 0.05  # seconds per block (and per level reported)
 STALL = 3.0  # seconds without a block from the microphone: it is gone
-NO_MICROPHONE = (
-    "no microphone: plug one in (with PulseAudio, choose it as the default source: "
-    "`pactl set-default-source NAME`)"
-)
 MICROPHONE_LOST = "the microphone stopped sending sound (unplugged, or the sound server stopped)"
 
 
@@ -62,22 +58,21 @@ def _joined(blocks: list[Samples]) -> Samples:
 
 @dataclass
 class DeviceBooth:
-    """The default microphone and the output `device` (None: the default output)."""
+    """The `microphone` and the output `device`, each by index or name (None: the
+    default one)."""
 
     device: str | int | None = None
     microphone: str | int | None = None
 
     def record(self, stop: threading.Event, level: Level) -> Clip:
-        from narrator.audio.devices import sounddevice
+        from narrator.audio.devices import resolve_device, sounddevice
 
         sd = sounddevice()
+        microphone = resolve_device(self.microphone, "input")
         try:
-            info = sd.query_devices(self.microphone, kind="input")
-            rate = int(info["default_samplerate"])
+            rate = int(sd.query_devices(microphone)["default_samplerate"])
         except (ValueError, sd.PortAudioError) as exc:
             raise AudioUnavailable(NO_MICROPHONE) from exc
-        if not info or info["max_input_channels"] < 1:
-            raise AudioUnavailable(NO_MICROPHONE)
         blocks: queue.Queue[Samples] = queue.Queue()
 
         def heard(indata: np.ndarray, frames: int, time_info: object, status: object) -> None:
@@ -90,7 +85,7 @@ class DeviceBooth:
                 samplerate=rate,
                 channels=1,
                 dtype="float32",
-                device=self.microphone,
+                device=microphone,
                 blocksize=round(BLOCK * rate),
                 callback=heard,
             )

@@ -264,14 +264,15 @@ def beds_command(fmt: str) -> int:
     return EXIT_OK
 
 
-def devices_command(fmt: str) -> int:
-    """List the output devices (`fmt` "text" or "json"); the default is starred."""
-    devices = list_devices()
+def devices_command(fmt: str, kind: str = "output") -> int:
+    """List the output devices, or the microphones (`kind` "input"), as "text" or
+    "json" (`fmt`); the default is starred."""
+    devices = list_devices(kind)
     if fmt == "json":
         print(json.dumps([d.to_dict() for d in devices], indent=2, ensure_ascii=False))
         return EXIT_OK
     if not devices:
-        print("no output devices")
+        print("no microphones" if kind == "input" else "no output devices")
     for d in devices:
         mark = "*" if d.default else " "
         print(f"{mark} {d.index:>3}  {d.name}  ({d.hostapi}, {d.channels} ch)")

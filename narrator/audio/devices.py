@@ -1,4 +1,4 @@
-"""Output devices: what PortAudio offers and whether we can play at all.
+"""Sound devices: what PortAudio offers, whether we can play at all, the microphones.
 
 sounddevice is imported here, lazily, and its two failure modes (no PortAudio
 library, no output device) become `AudioUnavailable` with the command that fixes
@@ -24,17 +24,18 @@ from typing import Any
 
 import platformdirs
 
-from narrator.audio.settings import NO_DEVICE, NO_PORTAUDIO, AudioUnavailable
+from narrator.audio.settings import NO_DEVICE, NO_MICROPHONE, NO_PORTAUDIO, AudioUnavailable
 from narrator.base.errors import NarratorError
 
 
 class UnknownDevice(NarratorError):
-    """The output device asked for (by index or name) is not there."""
+    """The device asked for (by index or name) is not there, or cannot do what it
+    was named for (play, or record)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Device:
-    """An output device as PortAudio numbers it."""
+    """A device as PortAudio numbers it (`channels`: of the kind it was listed for)."""
 
     index: int
     name: str
@@ -62,21 +63,22 @@ def sounddevice() -> ModuleType:
     return module
 
 
-def list_devices() -> list[Device]:
-    """Every device that can play, with the default marked."""
+def list_devices(kind: str = "output") -> list[Device]:
+    """Every device that can play (`kind` "output") or record ("input": a
+    microphone), with the default marked."""
     sd = sounddevice()
     try:
-        default_out = sd.default.device[1]
+        default = sd.default.device[0 if kind == "input" else 1]
         apis = [api["name"] for api in sd.query_hostapis()]
         found = []
         for info in sd.query_devices():
-            if info["max_output_channels"] > 0:
+            if info[f"max_{kind}_channels"] > 0:
                 found.append(
                     Device(
                         index=int(info["index"]),
                         name=str(info["name"]),
-                        default=int(info["index"]) == default_out,
-                        channels=int(info["max_output_channels"]),
+                        default=int(info["index"]) == default,
+                        channels=int(info[f"max_{kind}_channels"]),
                         hostapi=str(apis[info["hostapi"]]),
                     )
                 )
@@ -85,27 +87,30 @@ def list_devices() -> list[Device]:
     return found
 
 
-def resolve_device(device: str | int | None) -> int:
-    """The index of the output device meant by `device` (index, name or part of it)."""
+def resolve_device(device: str | int | None, kind: str = "output") -> int:
+    """The index of the device meant by `device` (index, name or part of it): one
+    that plays (`kind` "output") or records ("input"). None: the default one."""
     sd = sounddevice()
+    missing = NO_MICROPHONE if kind == "input" else NO_DEVICE
+    what = "microphone" if kind == "input" else "output device"
+    able = "record" if kind == "input" else "play"
+    listed = "`narrator devices --microphones`" if kind == "input" else "`narrator devices`"
     try:
         if device is None:
-            info = sd.query_devices(kind="output")
+            info = sd.query_devices(kind=kind)
         else:
             key: str | int = int(device) if str(device).isdigit() else device
-            info = sd.query_devices(key, kind="output")
+            info = sd.query_devices(key, kind=kind)
     except (ValueError, sd.PortAudioError) as exc:
         if device is None:
-            raise AudioUnavailable(NO_DEVICE) from exc
-        raise UnknownDevice(
-            f"no output device {device!r}; see `narrator devices` for the ones there are"
-        ) from exc
-    if not info or info["max_output_channels"] < 1:
+            raise AudioUnavailable(missing) from exc
+        raise UnknownDevice(f"no {what} {device!r}; see {listed} for the ones there are") from exc
+    if not info or info[f"max_{kind}_channels"] < 1:
         if device is not None:
             raise UnknownDevice(
-                f"device {device!r} cannot play sound; see `narrator devices` for the ones that can"
+                f"device {device!r} cannot {able} sound; see {listed} for the ones that can"
             )
-        raise AudioUnavailable(NO_DEVICE)
+        raise AudioUnavailable(missing)
     return int(info["index"])
 
 

@@ -70,6 +70,10 @@ NO_DEVICE = (
     "no audio output device: start a sound server with "
     "`apt-get install pulseaudio && pulseaudio --start`"
 )
+NO_MICROPHONE = (
+    "no microphone: plug one in, and choose it in the settings (Microphone) or, with "
+    "PulseAudio, as the default source: `pactl set-default-source NAME`"
+)
 NO_SPEECH = (
     "no speech engine: install it with `pip install espeakng-loader` or `apt-get install espeak-ng`"
 )

@@ -56,7 +56,7 @@ def default_path() -> Path:
 
 @dataclass(frozen=True)
 class Settings:
-    """Language of the calls, the voice and its pace, the tapping bed, the device."""
+    """Language of the calls, the voice and its pace, the tapping bed, the devices."""
 
     language: str = field(default_factory=locale_language)  # the machine's, when unsaved
     voice: str | None = None
@@ -73,6 +73,7 @@ class Settings:
     bed_tempo: float = 1.0
     volume: float = 1.0
     device: str | None = None
+    microphone: str | None = None  # the voice packs' (index or name); None: the default
     theme: str = "textual-dark"
     # {ruleset id: [box ids]}: the boxes the table owns (One Night's expansions);
     # the role picker shows those and a random deck is drawn from them.
@@ -197,6 +198,7 @@ def settings_from_dict(data: Any) -> Settings:
         bed_tempo=_number(merged, "bed_tempo", 0.25, 4),
         volume=_number(merged, "volume", 0, 1),
         device=_text(merged, "device", optional=True),
+        microphone=_text(merged, "microphone", optional=True),
         theme=theme,
         boxes={str(k): [str(b) for b in v] for k, v in boxes.items()},
         game_options={str(k): {str(o): float(x) for o, x in v.items()} for k, v in options.items()},

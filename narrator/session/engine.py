@@ -262,10 +262,12 @@ def _first_call(script: Script) -> int:
 
 
 class AudioChoices(Protocol):
-    """The voices, output devices and beds offered in the settings, as (id, label) pairs."""
+    """The voices, output devices, microphones and beds offered in the settings, as
+    (id, label) pairs."""
 
     def voices(self, lang: str) -> list[tuple[str, str]]: ...
     def devices(self) -> list[tuple[str, str]]: ...
+    def microphones(self) -> list[tuple[str, str]]: ...
     def beds(self) -> list[tuple[str, str]]: ...
 
 
@@ -276,6 +278,9 @@ class NoChoices:
         return []
 
     def devices(self) -> list[tuple[str, str]]:
+        return []
+
+    def microphones(self) -> list[tuple[str, str]]:
         return []
 
     def beds(self) -> list[tuple[str, str]]:

@@ -55,11 +55,19 @@ class RealChoices:
             return []
 
     def devices(self) -> list[tuple[str, str]]:
+        return self._devices("output")
+
+    def microphones(self) -> list[tuple[str, str]]:
+        return self._devices("input")
+
+    @staticmethod
+    def _devices(kind: str) -> list[tuple[str, str]]:
         try:
             from narrator.audio import list_devices
 
             return [
-                (str(d.index), d.name + (" (default)" if d.default else "")) for d in list_devices()
+                (str(d.index), d.name + (" (default)" if d.default else ""))
+                for d in list_devices(kind)
             ]
         except Exception:
             return []

@@ -78,7 +78,7 @@ class VoicePackFlow(App[int]):
         except (NarratorError, OSError) as exc:
             self.call_from_thread(self.notify, str(exc), severity="error", timeout=15)
             return
-        booth = self.studio.booth(self.settings.device)
+        booth = self.studio.booth(self.settings.device, self.settings.microphone)
         title = text.t("Record a voice · {name} · {game}").format(
             name=recording.manifest.name, game=game.ruleset.name.get(choice.language)
         )

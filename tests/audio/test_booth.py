@@ -5,6 +5,9 @@ recording code keeps (or refuses as silent), play a take back and stop when told
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -14,11 +17,11 @@ import numpy as np
 import pytest
 
 from narrator.audio.booth import Booth, DeviceBooth, SimulatedBooth
+from narrator.audio.devices import UnknownDevice
 from narrator.audio.recording import TakeRefused, make_take
-from narrator.audio.settings import AudioUnavailable
 from narrator.audio.synth import Clip
 from tests.audio.microphone import listen_to_the_sink, prepared_speech, say_into_the_sink
-from tests.support.soundserver import SoundServer
+from tests.support.soundserver import SINK, SoundServer
 
 TEXT = "Seer, wake up."
 HANG = 30.0  # seconds: a guard against a booth that never returns, not a stopwatch
@@ -114,6 +117,81 @@ def test_a_take_is_played_back_and_a_stop_ends_it(rig: Rig) -> None:
     assert done.is_set()
 
 
-def test_no_microphone_is_one_line(sound_server: SoundServer) -> None:
-    with pytest.raises(AudioUnavailable, match="no microphone"):
+def test_a_microphone_that_is_not_there_is_one_line(sound_server: SoundServer) -> None:
+    with pytest.raises(UnknownDevice) as missing:
         DeviceBooth(microphone="no such microphone").record(threading.Event(), lambda _: None)
+    said = str(missing.value)
+    assert "no microphone 'no such microphone'" in said and "\n" not in said
+    assert "narrator devices --microphones" in said
+
+
+# In a process of its own (PortAudio lists the devices once, when it loads): the
+# microphones listed, and a take from the named one and one from the default, each
+# while the line is played into the test sink.
+NAMED = """
+import json, subprocess, sys, threading
+import numpy as np
+from narrator.audio.booth import DeviceBooth
+from narrator.audio.devices import list_devices
+sink, speech = sys.argv[1], sys.argv[2]
+
+def take(booth):
+    stop, blocks = threading.Event(), []
+    def heard(level):
+        blocks.append(level)
+        if len(blocks) == 2:
+            threading.Thread(target=lambda: (
+                subprocess.run(["paplay", "-d", sink, speech], check=True, timeout=60),
+                stop.set())).start()
+    clip = booth.record(stop, heard)
+    return float(np.max(np.abs(clip.samples), initial=0.0))
+
+print(json.dumps({
+    "listed": [d.name for d in list_devices("input")],
+    "named": take(DeviceBooth(microphone="narrator_mic")),
+    "default": take(DeviceBooth()),
+}))
+"""
+
+
+def test_the_microphone_named_in_the_settings_is_the_one_recorded(
+    sound_server: SoundServer, tmp_path: Path
+) -> None:
+    """Two microphones: the default one in a silent room (a second sink's monitor),
+    and `narrator_mic` (an ALSA device on the test sink's monitor, as a USB microphone
+    is one more ALSA device): the line said into the test sink is heard only in the
+    take from the one named, and `narrator devices --microphones` lists it."""
+    env = {**sound_server.env, "HOME": str(tmp_path)}  # where ALSA reads ~/.asoundrc
+    (tmp_path / ".asoundrc").write_text(
+        f'pcm.narrator_mic {{\n  type pulse\n  device "{SINK}.monitor"\n}}\n'
+    )
+    pactl = ["pactl"]
+    before = subprocess.run(
+        [*pactl, "get-default-source"], env=env, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    quiet = subprocess.run(
+        [*pactl, "load-module", "module-null-sink", "sink_name=narrator_quiet"],
+        env=env, capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    try:
+        subprocess.run(
+            [*pactl, "set-default-source", "narrator_quiet.monitor"], env=env, check=True
+        )
+        speech = prepared_speech([TEXT], "en", tmp_path / "speech")[TEXT]
+        done = subprocess.run(
+            [sys.executable, "-c", NAMED, SINK, str(speech)],
+            env=env, capture_output=True, text=True, timeout=HANG * 2,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr[-2000:]
+        heard = json.loads(done.stdout.strip().splitlines()[-1])
+        listed = subprocess.run(
+            [sys.executable, "-m", "narrator.cli", "devices", "--microphones", "--format", "json"],
+            env=env, capture_output=True, text=True, timeout=60, check=True,
+        )  # fmt: skip
+    finally:
+        subprocess.run([*pactl, "set-default-source", before], env=env, check=False)
+        subprocess.run([*pactl, "unload-module", quiet], env=env, check=False)
+    assert "narrator_mic" in heard["listed"]
+    assert "narrator_mic" in [d["name"] for d in json.loads(listed.stdout)]
+    assert heard["named"] > 0.1  # the line, said at half of full scale
+    assert heard["default"] < 0.001  # the silent room: nothing of the line

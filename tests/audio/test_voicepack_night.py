@@ -105,7 +105,7 @@ async def test_a_persian_night_recorded_through_a_microphone_plays_from_the_pack
     lines = night_lines()
     speech = prepared_speech(lines, "fa", tmp_path / "speech", rate=READ_AT)
     app, _, _ = make_app(tmp_path, Settings(language="fa"))
-    app.studio = Studio(booth=lambda device: DeviceBooth(device=device))
+    app.studio = Studio(booth=lambda device, microphone: DeviceBooth(device, microphone))
     async with app.run_test(size=(100, 32)) as pilot:
         pack = await record_the_night(pilot, sound_server, speech)
 

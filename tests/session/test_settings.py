@@ -22,6 +22,7 @@ CASES = {
     "NaN action time": b'{"action_times": {"onuw": {"seer": NaN}}}',
     "out of range": b'{"bed_volume": 7}',
     "rate out of range": b'{"rate": 5000}',
+    "a microphone by number": b'{"microphone": 4}',
     "huge": b'{"voice": "' + b"a" * 2_000_000 + b'"}',
     "not an object": b"[1, 2]",
     "empty": b"",
@@ -37,6 +38,7 @@ WHY = {
     "NaN action time": "'action_times' must map ruleset ids to {role: 0 to 600 seconds}",
     "out of range": "'bed_volume' must be a number from 0 to 1, not 7",
     "rate out of range": "'rate' must be a whole number of words a minute from 80 to 400, not 5000",
+    "a microphone by number": "'microphone' must be text, not 4",
     "huge": "it is over 1000 kB",
     "not an object": "the file does not hold a JSON object",
     "empty": "Expecting value: line 1 column 1 (char 0)",
@@ -80,9 +82,9 @@ def test_settings_are_saved_whole_private_and_never_through_a_planted_link(
     path.parent.mkdir()
     (path.parent / "settings.json.tmp").symlink_to(victim)  # the old, guessable temp name
     store = SettingsStore(path)
-    store.save(Settings(language="it"))
+    store.save(Settings(language="it", microphone="USB headset"))
     assert victim.read_text(encoding="utf-8") == "precious"
-    assert store.load() == (Settings(language="it"), None)
+    assert store.load() == (Settings(language="it", microphone="USB headset"), None)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json", "settings.json.tmp"]
 

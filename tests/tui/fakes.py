@@ -128,5 +128,8 @@ class FakeChoices:
     def devices(self) -> list[tuple[str, str]]:
         return [("0", "Built-in speakers (default)"), ("3", "USB speaker")]
 
+    def microphones(self) -> list[tuple[str, str]]:
+        return [("1", "Built-in microphone (default)"), ("4", "USB headset")]
+
     def beds(self) -> list[tuple[str, str]]:
         return [("rain", "rain"), ("fire", "fire"), ("crickets", "crickets")]

@@ -211,7 +211,9 @@ async def test_help_theme_and_command_palette(tmp_path: Path) -> None:
 
 
 @sync
-async def test_voices_and_devices_are_offered_and_a_saved_voice_kept(tmp_path: Path) -> None:
+async def test_voices_devices_and_microphones_are_offered_and_a_saved_voice_kept(
+    tmp_path: Path,
+) -> None:
     from narrator.session.config import Settings
 
     choices = FakeChoices()
@@ -227,11 +229,15 @@ async def test_voices_and_devices_are_offered_and_a_saved_voice_kept(tmp_path: P
         voice = form.query_one("#voice", Select)
         assert voice.value == "old-voice"  # a voice no longer offered is not lost
         device.value = "3"
+        microphone = form.query_one("#microphone", Select)
+        assert [value for _, value in microphone._options if value != Select.NULL] == ["1", "4"]
+        microphone.value = "4"
         form.query_one("#language", Select).value = "it"
         await settle(pilot, lambda: choices.asked == ["en", "it"])
         await pilot.press("ctrl+s")
     saved = json.loads((tmp_path / "settings.json").read_text())
     assert saved["device"] == "3" and saved["language"] == "it"
+    assert saved["microphone"] == "4"
     assert engine.settings.device == 3
 
 

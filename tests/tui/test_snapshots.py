@@ -139,7 +139,7 @@ async def _new_pack_without_a_name(pilot: Pilot[Any], clock: ManualClock) -> Non
 
     app = pilot.app
     assert isinstance(app, NarratorApp)
-    app.studio = Studio(booth=lambda device: SimulatedBooth())  # recording is available
+    app.studio = Studio(booth=lambda device, microphone: SimulatedBooth())  # recording is available
     await pilot.press(*ONUW, "v")  # record a voice for One Night
     await pilot.press("enter")  # no name yet: refused, the name's field focused
 

@@ -31,7 +31,7 @@ ONUW = ("down", "down", "enter")
 
 
 def with_booth(app: NarratorApp, speech: float = 0.6) -> None:
-    app.studio = Studio(booth=lambda device: SimulatedBooth(speech=speech))
+    app.studio = Studio(booth=lambda device, microphone: SimulatedBooth(speech=speech))
 
 
 async def open_recording(pilot, name: str = "Nonna") -> RecordScreen:  # type: ignore[no-untyped-def]
@@ -57,6 +57,23 @@ async def take(pilot, screen: RecordScreen) -> None:  # type: ignore[no-untyped-
     await settle(pilot, lambda: meter.level < -50)  # and the room after it
     await pilot.press("space")
     await settle(pilot, lambda: screen.state in ("playing", "review", "idle"))
+
+
+@sync
+async def test_the_booth_records_from_the_microphone_the_settings_name(tmp_path: Path) -> None:
+    from narrator.session.config import Settings
+
+    app, _, _ = make_app(tmp_path, Settings(device="3", microphone="4"))
+    asked: list[tuple[str | None, str | None]] = []
+
+    def booth(device: str | None, microphone: str | None) -> SimulatedBooth:
+        asked.append((device, microphone))
+        return SimulatedBooth(speech=0.6)
+
+    app.studio = Studio(booth=booth)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await open_recording(pilot)
+    assert asked == [("3", "4")]
 
 
 @sync

@@ -43,10 +43,11 @@ def _no_lines(lang: str) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class Studio:
     """What recording needs from outside the app (the composition root makes it): a
-    booth playing on the output device the settings name, and the lines the phones'
-    table says whole in a language (a pack records them too)."""
+    booth for the output device and the microphone the settings name (`booth(device,
+    microphone)`, None: the default), and the lines the phones' table says whole in a
+    language (a pack records them too)."""
 
-    booth: Callable[[str | None], Booth]
+    booth: Callable[[str | None, str | None], Booth]
     table_lines: Callable[[str], tuple[str, ...]] = field(default=_no_lines)
 
 

@@ -54,6 +54,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
         # speech engine takes a moment to answer) and filled in when they come.
         voices = [(s.voice, s.voice)] if s.voice else []
         devices = [(s.device, s.device)] if s.device else []
+        microphones = [(s.microphone, s.microphone)] if s.microphone else []
         beds = [(s.ambience, s.ambience)]
         with VerticalScroll(id="settings-form"):
             yield Static(shape(t("Settings")), id="settings-title")
@@ -136,6 +137,16 @@ class SettingsScreen(ModalScreen[Settings | None]):
                     compact=True,
                 ),
             )
+            yield self._row(
+                N_("Microphone (voice packs)"),
+                Select(
+                    microphones,
+                    value=s.microphone or Select.NULL,
+                    id="microphone",
+                    prompt=shape(t("system default")),
+                    compact=True,
+                ),
+            )
             times = "; ".join(
                 f"{rs}: " + ", ".join(f"{r} {t:g} s" for r, t in roles.items())
                 for rs, roles in s.action_times.items()
@@ -164,15 +175,22 @@ class SettingsScreen(ModalScreen[Settings | None]):
         voices = self.choices.voices(language)
         devices = self.choices.devices()
         beds = self.choices.beds()
-        self.app.call_from_thread(self.fill_choices, voices, devices, beds)
+        microphones = self.choices.microphones()
+        self.app.call_from_thread(self.fill_choices, voices, devices, beds, microphones)
 
     def fill_choices(
         self,
         voices: list[tuple[str, str]],
         devices: list[tuple[str, str]],
         beds: list[tuple[str, str]] | None = None,
+        microphones: list[tuple[str, str]] | None = None,
     ) -> None:
-        found_by_id = {"#voice": voices, "#device": devices, "#ambience": beds or []}
+        found_by_id = {
+            "#voice": voices,
+            "#device": devices,
+            "#ambience": beds or [],
+            "#microphone": microphones or [],
+        }
         for widget_id, found in found_by_id.items():
             select: Select[str] = self.query_one(widget_id, Select)
             current = select.value if isinstance(select.value, str) else None
@@ -211,6 +229,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
         bidi = self.query_one("#bidi", Select).value
         voice = self.query_one("#voice", Select).value
         device = self.query_one("#device", Select).value
+        microphone = self.query_one("#microphone", Select).value
         ambience = self.query_one("#ambience", Select).value
         return replace(
             self.settings,
@@ -227,6 +246,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
             bed_tempo=self._number("bed_tempo", 0.25, 4),
             volume=self._number("volume", 0, 1),
             device=device if isinstance(device, str) else None,
+            microphone=microphone if isinstance(microphone, str) else None,
         )
 
     def _checked(self) -> Settings | None:
