@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -42,6 +43,13 @@ import pytest
 from tests.support.soundserver import SoundServer, missing_tools
 from tests.support.soundserver import sound_server as start_sound_server
 from tests.support.unwritable import unwritable
+
+# A run started where Ctrl-C is ignored (a background job of a script: its shell
+# ignores SIGINT, and every process started under it inherits that) would start
+# `narrator play`, the app and the table deaf to the SIGINT the tests send them as a
+# user's Ctrl-C: the tests' processes take it as a terminal gives it.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _realtime(item: pytest.Item) -> bool:
