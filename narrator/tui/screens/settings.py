@@ -48,13 +48,21 @@ class SettingsScreen(ModalScreen[Settings | None]):
     def _row(self, label: str, widget: Input | Select[str] | Switch) -> Horizontal:
         return Horizontal(Label(shape(t(label)), classes="field-label"), widget, classes="field")
 
+    def _chosen(self, label: str, id: str, saved: str | None, unset: str) -> Horizontal:
+        """A row choosing from a list the worker fills (`fill_choices`): at first only
+        the saved value, or `unset` when there is none (the speech engine and the
+        devices take a moment to answer)."""
+        select: Select[str] = Select(
+            [(saved, saved)] if saved else [],
+            value=saved or Select.NULL,
+            id=id,
+            prompt=shape(t(unset)),
+            compact=True,
+        )
+        return self._row(label, select)
+
     def compose(self) -> ComposeResult:
         s = self.settings
-        # Only the saved values at first: the lists are asked for in a worker (the
-        # speech engine takes a moment to answer) and filled in when they come.
-        voices = [(s.voice, s.voice)] if s.voice else []
-        devices = [(s.device, s.device)] if s.device else []
-        microphones = [(s.microphone, s.microphone)] if s.microphone else []
         beds = [(s.ambience, s.ambience)]
         with VerticalScroll(id="settings-form"):
             yield Static(shape(t("Settings")), id="settings-title")
@@ -82,16 +90,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
                     compact=True,
                 ),
             )
-            yield self._row(
-                N_("Voice"),
-                Select(
-                    voices,
-                    value=s.voice or Select.NULL,
-                    id="voice",
-                    prompt=shape(t("default for the language")),
-                    compact=True,
-                ),
-            )
+            yield self._chosen(N_("Voice"), "voice", s.voice, N_("default for the language"))
             yield self._row(
                 N_("Speaking rate (wpm)"),
                 Input(
@@ -127,25 +126,9 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 N_("Voice volume 0–1"),
                 Input(f"{s.volume:g}", id="volume", type="number", compact=True),
             )
-            yield self._row(
-                N_("Output device"),
-                Select(
-                    devices,
-                    value=s.device or Select.NULL,
-                    id="device",
-                    prompt=shape(t("system default")),
-                    compact=True,
-                ),
-            )
-            yield self._row(
-                N_("Microphone (voice packs)"),
-                Select(
-                    microphones,
-                    value=s.microphone or Select.NULL,
-                    id="microphone",
-                    prompt=shape(t("system default")),
-                    compact=True,
-                ),
+            yield self._chosen(N_("Output device"), "device", s.device, N_("system default"))
+            yield self._chosen(
+                N_("Microphone (voice packs)"), "microphone", s.microphone, N_("system default")
             )
             times = "; ".join(
                 f"{rs}: " + ", ".join(f"{r} {t:g} s" for r, t in roles.items())
