@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from narrator.tui.text import t
+
 if TYPE_CHECKING:
     from narrator.audio.synth import Voice
 
@@ -66,7 +68,7 @@ class RealChoices:
             from narrator.audio import list_devices
 
             return [
-                (str(d.index), d.name + (" (default)" if d.default else ""))
+                (str(d.index), t("{name} (default)").format(name=d.name) if d.default else d.name)
                 for d in list_devices(kind)
             ]
         except Exception:

@@ -140,6 +140,11 @@ async def test_the_settings_preview_plays_the_chosen_bed_and_closes(
             assert isinstance(form, SettingsScreen)
             beds = form.query_one("#ambience", Select)
             await settle(pilot, lambda: ("crickets", "crickets") in beds._options)
+            # the microphones PortAudio finds on the test sound server (its monitors),
+            # the default marked
+            microphones = form.query_one("#microphone", Select)
+            offered = [label for label, value in microphones._options if value != Select.NULL]
+            assert offered and any(label.endswith(" (default)") for label in offered), offered
             beds.value = "crickets"
             await pilot.click("#test")
             await settle(pilot, lambda: engine.nights != [], limit=3000)
