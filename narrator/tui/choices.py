@@ -64,11 +64,17 @@ class RealChoices:
 
     @staticmethod
     def _devices(kind: str) -> list[tuple[str, str]]:
+        """Each device by its name and host API, as PortAudio matches it exactly
+        (`name, API`): what is saved follows the device, where its index changes when
+        another is plugged in or taken out."""
         try:
             from narrator.audio import list_devices
 
             return [
-                (str(d.index), t("{name} (default)").format(name=d.name) if d.default else d.name)
+                (
+                    f"{d.name}, {d.hostapi}",
+                    t("{name} (default)").format(name=d.name) if d.default else d.name,
+                )
                 for d in list_devices(kind)
             ]
         except Exception:

@@ -133,6 +133,7 @@ import json, subprocess, sys, threading
 import numpy as np
 from narrator.audio.booth import DeviceBooth
 from narrator.audio.devices import list_devices
+from narrator.tui.choices import RealChoices
 sink, speech = sys.argv[1], sys.argv[2]
 
 def take(booth):
@@ -146,9 +147,12 @@ def take(booth):
     clip = booth.record(stop, heard)
     return float(np.max(np.abs(clip.samples), initial=0.0))
 
+# the microphone as the settings save it: the value their list gives it
+saved = {label: value for value, label in RealChoices().microphones()}["narrator_mic"]
 print(json.dumps({
     "listed": [d.name for d in list_devices("input")],
-    "named": take(DeviceBooth(microphone="narrator_mic")),
+    "saved": saved,
+    "named": take(DeviceBooth(microphone=saved)),
     "default": take(DeviceBooth()),
 }))
 """
@@ -191,7 +195,7 @@ def test_the_microphone_named_in_the_settings_is_the_one_recorded(
     finally:
         subprocess.run([*pactl, "set-default-source", before], env=env, check=False)
         subprocess.run([*pactl, "unload-module", quiet], env=env, check=False)
-    assert "narrator_mic" in heard["listed"]
+    assert "narrator_mic" in heard["listed"] and heard["saved"] == "narrator_mic, ALSA"
     assert "narrator_mic" in [d["name"] for d in json.loads(listed.stdout)]
     assert heard["named"] > 0.1  # the line, said at half of full scale
     assert heard["default"] < 0.001  # the silent room: nothing of the line

@@ -225,10 +225,17 @@ def test_ctrl_c_stops_the_night_and_frees_the_device(
 
 
 def test_devices_and_output_check(sound_server: SoundServer) -> None:
+    from narrator.audio.devices import resolve_device
+    from narrator.tui.choices import RealChoices
+
     devices = list_devices()
     assert devices and any(d.default for d in devices)
     engine = AudioEngine(AudioSettings())
     assert engine.check_output() is None
+    # each device as the settings save it (its name and host API) is that device
+    saved = [value for value, _ in RealChoices().devices()]
+    assert [resolve_device(value) for value in saved] == [d.index for d in devices]
+    assert AudioEngine(AudioSettings(device=saved[-1])).check_output() is None
     wrong = AudioEngine(AudioSettings(device="no such device"))
     reason = wrong.check_output()
     assert reason is not None and "narrator devices" in reason and "\n" not in reason

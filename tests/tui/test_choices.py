@@ -30,8 +30,11 @@ def test_the_default_output_and_microphone_are_marked_in_the_apps_language(
 ) -> None:
     monkeypatch.setattr(narrator.audio, "list_devices", lambda kind="output": DEVICES[kind])
     choices = RealChoices()
-    assert choices.devices() == [("0", "Speakers (predefinito)"), ("3", "USB")]
-    assert choices.microphones() == [("1", "Built-in"), ("4", "Headset (predefinito)")]
+    assert choices.devices() == [("Speakers, ALSA", "Speakers (predefinito)"), ("USB, ALSA", "USB")]
+    assert choices.microphones() == [
+        ("Built-in, ALSA", "Built-in"),
+        ("Headset, ALSA", "Headset (predefinito)"),
+    ]
 
 
 def test_no_sound_layer_lists_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
