@@ -17,7 +17,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from narrator.audio.devices import list_devices
+from narrator.audio.devices import Kind, list_devices
 from narrator.audio.engine import AudioEngine
 from narrator.audio.player import Playback
 from narrator.audio.settings import AudioSettings, AudioUnavailable
@@ -264,7 +264,7 @@ def beds_command(fmt: str) -> int:
     return EXIT_OK
 
 
-def devices_command(fmt: str, kind: str = "output") -> int:
+def devices_command(fmt: str, kind: Kind = "output") -> int:
     """List the output devices, or the microphones (`kind` "input"), as "text" or
     "json" (`fmt`); the default is starred."""
     devices = list_devices(kind)

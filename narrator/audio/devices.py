@@ -20,12 +20,14 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Literal
 
 import platformdirs
 
 from narrator.audio.settings import NO_DEVICE, NO_MICROPHONE, NO_PORTAUDIO, AudioUnavailable
 from narrator.base.errors import NarratorError
+
+Kind = Literal["output", "input"]  # a device that plays, or one that records
 
 
 class UnknownDevice(NarratorError):
@@ -63,7 +65,7 @@ def sounddevice() -> ModuleType:
     return module
 
 
-def list_devices(kind: str = "output") -> list[Device]:
+def list_devices(kind: Kind = "output") -> list[Device]:
     """Every device that can play (`kind` "output") or record ("input": a
     microphone), with the default marked."""
     sd = sounddevice()
@@ -87,7 +89,7 @@ def list_devices(kind: str = "output") -> list[Device]:
     return found
 
 
-def resolve_device(device: str | int | None, kind: str = "output") -> int:
+def resolve_device(device: str | int | None, kind: Kind = "output") -> int:
     """The index of the device meant by `device` (index, name or part of it): one
     that plays (`kind` "output") or records ("input"). None: the default one."""
     sd = sounddevice()

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from narrator.tui.text import t
 
 if TYPE_CHECKING:
+    from narrator.audio.devices import Kind
     from narrator.audio.synth import Voice
 
 
@@ -63,7 +64,7 @@ class RealChoices:
         return self._devices("input")
 
     @staticmethod
-    def _devices(kind: str) -> list[tuple[str, str]]:
+    def _devices(kind: Kind) -> list[tuple[str, str]]:
         """Each device by its name and host API, as PortAudio matches it exactly
         (`name, API`): what is saved follows the device, where its index changes when
         another is plugged in or taken out."""
