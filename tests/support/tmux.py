@@ -98,11 +98,11 @@ def children(pid: int) -> list[int]:
 
 
 def alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie does not). It may end while it is looked at: its
+    /proc files then answer ESRCH (ProcessLookupError) or are gone."""
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+        status = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:  # ProcessLookupError, FileNotFoundError: ended meanwhile
         return False
-    status = (
-        Path(f"/proc/{pid}/stat").read_text().split()[2] if Path(f"/proc/{pid}").exists() else "X"
-    )
     return status not in ("Z", "X")
