@@ -17,7 +17,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from narrator.audio.devices import Kind, list_devices
+from narrator.audio.devices import WORDS, Kind, list_devices
 from narrator.audio.engine import AudioEngine
 from narrator.audio.player import Playback
 from narrator.audio.settings import AudioSettings, AudioUnavailable
@@ -272,7 +272,7 @@ def devices_command(fmt: str, kind: Kind = "output") -> int:
         print(json.dumps([d.to_dict() for d in devices], indent=2, ensure_ascii=False))
         return EXIT_OK
     if not devices:
-        print("no microphones" if kind == "input" else "no output devices")
+        print(f"no {WORDS[kind].what}s")
     for d in devices:
         mark = "*" if d.default else " "
         print(f"{mark} {d.index:>3}  {d.name}  ({d.hostapi}, {d.channels} ch)")

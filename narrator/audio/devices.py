@@ -30,6 +30,22 @@ from narrator.base.errors import NarratorError
 Kind = Literal["output", "input"]  # a device that plays, or one that records
 
 
+@dataclass(frozen=True, slots=True)
+class _Words:
+    """How the messages name a kind of device."""
+
+    none: str  # no device of the kind at all (AudioUnavailable)
+    what: str  # the device
+    able: str  # what it must be able to do
+    listed: str  # the command that lists them
+
+
+WORDS: dict[Kind, _Words] = {
+    "output": _Words(NO_DEVICE, "output device", "play", "`narrator devices`"),
+    "input": _Words(NO_MICROPHONE, "microphone", "record", "`narrator devices --microphones`"),
+}
+
+
 class UnknownDevice(NarratorError):
     """The device asked for (by index or name) is not there, or cannot do what it
     was named for (play, or record)."""
@@ -93,10 +109,7 @@ def resolve_device(device: str | int | None, kind: Kind = "output") -> int:
     """The index of the device meant by `device` (index, name or part of it): one
     that plays (`kind` "output") or records ("input"). None: the default one."""
     sd = sounddevice()
-    missing = NO_MICROPHONE if kind == "input" else NO_DEVICE
-    what = "microphone" if kind == "input" else "output device"
-    able = "record" if kind == "input" else "play"
-    listed = "`narrator devices --microphones`" if kind == "input" else "`narrator devices`"
+    words = WORDS[kind]
     try:
         if device is None:
             info = sd.query_devices(kind=kind)
@@ -105,14 +118,17 @@ def resolve_device(device: str | int | None, kind: Kind = "output") -> int:
             info = sd.query_devices(key, kind=kind)
     except (ValueError, sd.PortAudioError) as exc:
         if device is None:
-            raise AudioUnavailable(missing) from exc
-        raise UnknownDevice(f"no {what} {device!r}; see {listed} for the ones there are") from exc
+            raise AudioUnavailable(words.none) from exc
+        raise UnknownDevice(
+            f"no {words.what} {device!r}; see {words.listed} for the ones there are"
+        ) from exc
     if not info or info[f"max_{kind}_channels"] < 1:
         if device is not None:
             raise UnknownDevice(
-                f"device {device!r} cannot {able} sound; see {listed} for the ones that can"
+                f"device {device!r} cannot {words.able} sound; "
+                f"see {words.listed} for the ones that can"
             )
-        raise AudioUnavailable(missing)
+        raise AudioUnavailable(words.none)
     return int(info["index"])
 
 
