@@ -31,6 +31,7 @@ from narrator.session import (
     Settings,
     SilentEngine,
     SystemClock,
+    audio_settings,
 )
 
 if TYPE_CHECKING:
@@ -213,4 +214,6 @@ class SessionVoice:
 def silent_voice(clock: Clock | None = None, settings: Settings | None = None) -> SessionVoice:
     """The `--no-audio` voice: the session's silent engine, the same timing unheard."""
     clock = clock or SystemClock()
-    return SessionVoice(Session(SilentEngine(clock=clock), clock, settings or Settings()))
+    settings = settings or Settings()
+    engine = SilentEngine(audio_settings(settings), clock=clock)  # its words at the rate set
+    return SessionVoice(Session(engine, clock, settings))

@@ -38,7 +38,8 @@ import pytest
 from narrator.moderator import Game as Engine
 from narrator.moderator.support import flags
 from narrator.script.render_text import estimate_seconds
-from narrator.session import PhaseEvent
+from narrator.session import PhaseEvent, Settings, SettingsStore
+from narrator.session.config import RATES
 from narrator.table import Table, load_saved, save
 from narrator.table.sealed import open_with
 from narrator.table.service import TableService
@@ -428,6 +429,10 @@ def test_a_server_killed_mid_call_resumes_the_same_night(deal: Deal, saves: Path
     table, tokens = dealt(deal)
     path = saves / "game.json"
     save(table, path)
+    # The user's quickest voice (the silent table keeps its timing): what is tested is
+    # the kill and the resume, not the words, which at the default rate were two
+    # thirds of the test's time.
+    SettingsStore().save(Settings(rate=RATES[1]))
     server = Server(deal.game, path)
     done: list[set[str]] = [set() for _ in tokens]
     answered = lambda: sum(map(len, done))  # noqa: E731

@@ -12,7 +12,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from narrator.audio.settings import DEFAULT_RATES
 from narrator.rules import load_catalog
+from narrator.script.render_text import total_seconds
 from narrator.session import GameSetup, Session, Settings, SilentEngine, SystemClock
 from narrator.table.lines import join_names, line
 from narrator.table.voice import SessionVoice, silent_voice
@@ -100,6 +102,35 @@ def test_a_night_resumed_is_played_from_its_call_and_told_in_the_scripts_steps()
         voice.close()
     assert ended == [None] and heard and heard[0] == first
     assert heard == sorted(heard) and heard[-1] == len(steps) - 1
+
+
+def test_a_silent_night_keeps_the_time_the_voice_would_take_at_the_users_rate() -> None:
+    """--no-audio is the same timing unheard: the night's words take what they would
+    said at the settings' rate (its language's default when none is set), so a table
+    that plays silent keeps the evening's pace the user chose."""
+    game = GameSetup(load_catalog().get("lupus"), 7, {"werewolf": 2, "seer": 1, "villager": 4})
+    script = game.script("night")
+
+    def night_seconds(settings: Settings) -> float:
+        voice = silent_voice(RunningClock(1000), settings)
+        ended: list[str | None] = []
+        voice.night(game, ended.append)
+        try:
+            assert wait_for(lambda: bool(ended), 20)
+        finally:
+            voice.close()
+        engine = voice.session.engine
+        assert isinstance(engine, SilentEngine)
+        duration = engine.playbacks[-1].duration
+        assert duration is not None
+        return duration
+
+    slow, fast = night_seconds(Settings(rate=100)), night_seconds(Settings(rate=400))
+    assert slow == pytest.approx(total_seconds(script, 100))
+    assert fast == pytest.approx(total_seconds(script, 400))
+    assert slow > fast + 20  # this night says some 50 words: 32 s at 100 a minute, 8 at 400
+    default = night_seconds(Settings())
+    assert default == pytest.approx(total_seconds(script, DEFAULT_RATES["en"]))
 
 
 @pytest.mark.audio
