@@ -18,6 +18,7 @@ eyes closed and cannot tell.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -27,6 +28,8 @@ import numpy as np
 
 from narrator.audio.mixer import Event, MixBuilder
 from narrator.audio.synth import Samples
+
+log = logging.getLogger(__name__)
 
 LATENCY = 0.1  # seconds of output buffering: PulseAudio's default underruns
 MAX_LATENCY = 0.8  # the most a busy machine earns (a call starts that much late)
@@ -111,6 +114,7 @@ class Feeder:
         self.first_sound: int | None = None
         self.first_sound_at: float | None = None
         self.last_fill: float | None = None  # monotonic time of the last callback
+        self.fills = 0  # callbacks so far
 
     def heard(self) -> int:
         """Frame the listener hears now: the device buffer lags what was handed over."""
@@ -145,6 +149,7 @@ class Feeder:
         """Fill one device block; False once the end has been heard."""
         with self.lock:
             self.last_fill = time.monotonic()
+            self.fills += 1
             out[:] = 0.0
             if self.paused:
                 return True
@@ -194,6 +199,7 @@ class Playback:
         self._ended = False  # the callback played the night to its end
         self._stopping = False  # stop() was asked for
         self._started_at: float | None = None
+        self._looked: float | None = None  # when wait() last found the night going on
         self._open = open_stream
         self._streams = 1  # streams opened: only the last one's end counts (`_ended_by`)
         self._stream: Stream | None = open_stream(self._callback, self._ended_by(1))
@@ -343,8 +349,19 @@ class Playback:
         here: a dead device must not keep a waiter (and the table) waiting forever."""
         if self._done.wait(timeout):
             return True
+        now = time.monotonic()
+        looked, self._looked = self._looked, now
         last = self.feeder.last_fill or self._started_at
-        if last is not None and time.monotonic() - last > STALL and not self._stopping:
+        if last is not None and now - last > STALL and not self._stopping:
+            # What tells a dead output from an app that itself did not run: when the
+            # watcher looked before (a stall seen in a test run's crowd only).
+            feeder = self.feeder
+            log.warning(
+                "%s: %.2f s since the last callback (%d so far, at frame %d, %d underruns);"
+                " the watcher looked %.2f s before",
+                OUTPUT_STALLED, now - last, feeder.fills, feeder.pos, feeder.underruns,
+                now - (looked if looked is not None else now),
+            )  # fmt: skip
             self.fail(OUTPUT_STALLED)
             return True
         return False

@@ -181,16 +181,23 @@ def test_a_stream_that_ends_by_itself_midway_is_output_lost() -> None:
 
 
 def test_a_stream_that_stops_calling_back_is_output_stalled(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setattr(player, "STALL", 0.3)
     playback, streams = _playback(30)
     time.sleep(0.2)
     streams[0].mode = "hang"
     deadline = time.monotonic() + 10
-    while not playback.wait(0.1):
-        assert time.monotonic() < deadline, "wait() never noticed the stall"
+    with caplog.at_level("WARNING", logger="narrator.audio.player"):
+        while not playback.wait(0.1):
+            assert time.monotonic() < deadline, "wait() never noticed the stall"
     assert playback.error == OUTPUT_STALLED
+    # the log tells a dead output (the watcher looked every 0.1 s) from an app that
+    # itself did not run (the watcher's last look as old as the silence)
+    (record,) = [r for r in caplog.records if r.message.startswith(OUTPUT_STALLED)]
+    since, looked = (float(x) for x in re.findall(r"([0-9.]+) s (?:since|before)", record.message))
+    assert since >= 0.3 and looked < 0.25, record.message
+    assert re.search(r"\((\d+) so far", record.message) and "so far, at frame" in record.message
 
 
 def test_a_stream_the_server_was_too_busy_to_start_is_opened_again_once() -> None:

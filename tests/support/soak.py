@@ -18,10 +18,11 @@ from pathlib import Path
 
 import numpy as np
 
+from narrator import logfile
 from narrator.base.folders import user_dir
 from narrator.rules import load_catalog
 from tests.support.soundserver import RATE, SoundServer
-from tests.support.tmux import NARRATOR, children, start_tmux
+from tests.support.tmux import NARRATOR, Tmux, children, start_tmux
 
 GAME = Path(__file__).with_name("soak.yaml")
 SEGMENTS_PER_CYCLE = 5  # night; the day's calls, timer, warning, end call
@@ -118,18 +119,34 @@ def run_soak(server: SoundServer, work: Path, cycles: int = 7) -> Soak:
         t0 = time.monotonic() - 0.3  # the recorder waits 0.3 s for parec to connect
         try:
             tmux.keys("Space")
-            for night in range(1, cycles + 1):
-                tmux.wait_for(lambda t, n=night: f"Night {n} · Soak" in t, timeout=30)
-                start = time.monotonic() - t0
-                tmux.wait_for(lambda t, n=night: f"Day {n} · Soak" in t, timeout=60)
-                soak.nights.append((start, time.monotonic() - t0))
-                tmux.wait_for(lambda t, n=night: f"Press n for night {n + 1}" in t, timeout=60)
-                first = soak.samples[0] if soak.samples else None
-                soak.samples.append(settled(server, app, night, first))
-                tmux.keys("n")
-            tmux.keys("q")
-            tmux.wait_for(lambda t: t.rstrip().endswith("READY$"), timeout=15)
+            _soak(tmux, soak, server, app, t0, cycles)
+        except AssertionError as failed:
+            raise AssertionError(f"{failed}\nnarrator.log ends:\n{_log_tail()}") from None
         finally:
             soak.recording = recorder.stop()
     soak.seconds = time.monotonic() - began
     return soak
+
+
+def _log_tail(lines: int = 20) -> str:
+    """The end of the app's log file (the test's home holds it), or why not."""
+    try:
+        text = logfile.default_path().read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        return f"(none: {exc.strerror})"
+    return "\n".join(text.splitlines()[-lines:])
+
+
+def _soak(tmux: Tmux, soak: Soak, server: SoundServer, app: int, t0: float, cycles: int) -> None:
+    """The evening: each night heard through to its day, the app sampled after each."""
+    for night in range(1, cycles + 1):
+        tmux.wait_for(lambda t, n=night: f"Night {n} · Soak" in t, timeout=30)
+        start = time.monotonic() - t0
+        tmux.wait_for(lambda t, n=night: f"Day {n} · Soak" in t, timeout=60)
+        soak.nights.append((start, time.monotonic() - t0))
+        tmux.wait_for(lambda t, n=night: f"Press n for night {n + 1}" in t, timeout=60)
+        first = soak.samples[0] if soak.samples else None
+        soak.samples.append(settled(server, app, night, first))
+        tmux.keys("n")
+    tmux.keys("q")
+    tmux.wait_for(lambda t: t.rstrip().endswith("READY$"), timeout=15)
