@@ -360,7 +360,7 @@ class Playback:
                 "%s: %.2f s since the last callback (%d so far, at frame %d, %d underruns);"
                 " the watcher looked %.2f s before",
                 OUTPUT_STALLED, now - last, feeder.fills, feeder.pos, feeder.underruns,
-                now - (looked if looked is not None else now),
+                now - (looked or now),
             )  # fmt: skip
             self.fail(OUTPUT_STALLED)
             return True
