@@ -381,6 +381,9 @@ class PhaseRunner:
             self._next()
 
     def _fail(self, error: str) -> None:
+        # In the log too: the table sees it on screen (or hears nothing); whoever looks
+        # into why later reads it there, beside what the player logged.
+        log.warning("the %s could not be played: %s", self.script.phase, error)
         self._status = "failed"
         self._error = error
         self._emit("failed", error)

@@ -18,11 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
-from narrator import logfile
 from narrator.base.folders import user_dir
 from narrator.rules import load_catalog
 from tests.support.soundserver import RATE, SoundServer
-from tests.support.tmux import NARRATOR, Tmux, children, start_tmux
+from tests.support.tmux import NARRATOR, Tmux, app_logs, children, start_tmux
 
 GAME = Path(__file__).with_name("soak.yaml")
 SEGMENTS_PER_CYCLE = 5  # night; the day's calls, timer, warning, end call
@@ -121,20 +120,11 @@ def run_soak(server: SoundServer, work: Path, cycles: int = 7) -> Soak:
             tmux.keys("Space")
             _soak(tmux, soak, server, app, t0, cycles)
         except AssertionError as failed:
-            raise AssertionError(f"{failed}\nnarrator.log ends:\n{_log_tail()}") from None
+            raise AssertionError(f"{failed}\n{app_logs(work)}") from None
         finally:
             soak.recording = recorder.stop()
     soak.seconds = time.monotonic() - began
     return soak
-
-
-def _log_tail(lines: int = 20) -> str:
-    """The end of the app's log file (the test's home holds it), or why not."""
-    try:
-        text = logfile.default_path().read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        return f"(none: {exc.strerror})"
-    return "\n".join(text.splitlines()[-lines:])
 
 
 def _soak(tmux: Tmux, soak: Soak, server: SoundServer, app: int, t0: float, cycles: int) -> None:

@@ -44,6 +44,21 @@ class Tmux:
         raise AssertionError(f"timed out; the terminal shows:\n{self.screen()}")
 
 
+def app_logs(tmp_path: Path, lines: int = 20) -> str:
+    """The end of each log of the app `start_tmux(tmp_path)` ran: narrator's own and
+    the one PortAudio's and ALSA's messages go to -- or why there is none."""
+    out = []
+    for name in ("narrator.log", "audio.log"):
+        path = tmp_path / "state" / "narrator" / name
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            out.append(f"{name}: (none: {exc.strerror})")
+            continue
+        out.append(f"{name} ends:\n" + "\n".join(text.splitlines()[-lines:]))
+    return "\n".join(out)
+
+
 @contextmanager
 def start_tmux(tmp_path: Path, extra: dict[str, str] | None = None) -> Iterator[Tmux]:
     """A tmux server of our own running a bare bash with `extra` in its environment."""
@@ -54,6 +69,7 @@ def start_tmux(tmp_path: Path, extra: dict[str, str] | None = None) -> Iterator[
         "LANG": "C.UTF-8",
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
         "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "XDG_STATE_HOME": str(tmp_path / "state"),  # the app's logs: `app_logs`
         "NARRATOR_AUDIO": "fake",
         "PS1": "READY$ ",
         **(extra or {}),

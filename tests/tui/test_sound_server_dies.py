@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from narrator.audio.player import OUTPUT_LOST
 from narrator.rules import load_catalog
 from tests.support.soundserver import missing_tools, sound_server
-from tests.support.tmux import NARRATOR, start_tmux
+from tests.support.tmux import NARRATOR, app_logs, start_tmux
 
 pytestmark = [
     pytest.mark.audio,
@@ -65,3 +66,6 @@ def test_killing_the_sound_server_mid_night_keeps_the_night_screen_with_retry(
     assert "Retry" in later and "Export" in later, later  # the footer offers both
     assert "Expression" not in later and "pa_linux_alsa" not in later, later
     assert "Traceback" not in screen + later, later
+    # The app's log says so too, with the same words.
+    logs = app_logs(tmp_path)
+    assert f"the night could not be played: {OUTPUT_LOST}" in logs, logs
