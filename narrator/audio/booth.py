@@ -29,11 +29,14 @@ import numpy as np
 from narrator.audio.recording import MAX_TAKE
 from narrator.audio.settings import NO_MICROPHONE, AudioUnavailable
 from narrator.audio.synth import Clip, Samples
+from narrator.i18n import N_
 
 Level = Callable[[float], None]  # the level of the last block, in dBFS (-inf: silence)
 BLOCK = 0.05  # seconds per block (and per level reported)
 STALL = 3.0  # seconds without a block from the microphone: it is gone
-MICROPHONE_LOST = "the microphone stopped sending sound (unplugged, or the sound server stopped)"
+MICROPHONE_LOST = N_(
+    "the microphone stopped sending sound (unplugged, or the sound server stopped)"
+)
 
 
 class Booth(Protocol):

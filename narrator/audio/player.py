@@ -28,6 +28,7 @@ import numpy as np
 
 from narrator.audio.mixer import Event, MixBuilder
 from narrator.audio.synth import Samples
+from narrator.i18n import N_
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +43,10 @@ STALL = 3.0  # seconds without a callback after which the output counts as gone
 # stream is opened again, once, after `START_AGAIN` seconds; a second time is the error.
 PA_TIMED_OUT = -9987
 START_AGAIN = 0.5
-OUTPUT_LOST = "the sound output went away (the sound server stopped, or the device was removed)"
-OUTPUT_STALLED = f"the sound output stopped responding for {STALL:g} s"
+# The table reads these in its own language: each is a message of the catalogue, shown
+# through it (`tui.text.problem`). The stall's seconds are written out for that: STALL.
+OUTPUT_LOST = N_("the sound output went away (the sound server stopped, or the device was removed)")
+OUTPUT_STALLED = N_("the sound output stopped responding for 3 s")
 
 
 class OutputLatency:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from narrator.base.errors import MissingPart
+from narrator.i18n import N_
 
 # Words per minute per language, a little slower than espeak's 175: the table has
 # its eyes closed and the calls must be understood the first time.
@@ -65,15 +66,16 @@ class AudioUnavailable(MissingPart):
     for every `MissingPart`)."""
 
 
-NO_PORTAUDIO = "no PortAudio library: install it with `apt-get install libportaudio2`"
-NO_DEVICE = (
+# Messages of the catalogue (marked N_): the app shows them in its language.
+NO_PORTAUDIO = N_("no PortAudio library: install it with `apt-get install libportaudio2`")
+NO_DEVICE = N_(
     "no audio output device: start a sound server with "
     "`apt-get install pulseaudio && pulseaudio --start`"
 )
-NO_MICROPHONE = (
+NO_MICROPHONE = N_(
     "no microphone: plug one in, and choose it in the settings (Microphone) or, with "
     "PulseAudio, as the default source: `pactl set-default-source NAME`"
 )
-NO_SPEECH = (
+NO_SPEECH = N_(
     "no speech engine: install it with `pip install espeakng-loader` or `apt-get install espeak-ng`"
 )

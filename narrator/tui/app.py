@@ -188,7 +188,7 @@ class NarratorApp(VoicePackFlow):
         if problem:
             self.notify(
                 text.t("{problem}. You can still export nights to a sound file.").format(
-                    problem=problem
+                    problem=text.say_problem(problem)
                 ),
                 title=text.t("No sound"),
                 severity="warning",

@@ -24,7 +24,7 @@ from narrator.session.events import PhaseEvent, PhaseState
 from narrator.session.game import GameSetup
 from narrator.session.phase import PhaseRunner
 from narrator.tui.screens.confirm import ConfirmDialog
-from narrator.tui.text import t
+from narrator.tui.text import say_problem, t
 from narrator.tui.textual_internals import clear_style_caches
 
 
@@ -79,9 +79,10 @@ class ScriptScreen(Screen[str]):
 
     def failure_line(self, state: PhaseState) -> str:
         """The one line a failed phase shows, in plain words."""
+        error = say_problem(state.error or "")
         if self.script.phase == "night":
-            return t("The night could not be played: {error}").format(error=state.error)
-        return t("The day could not be played: {error}").format(error=state.error)
+            return t("The night could not be played: {error}").format(error=error)
+        return t("The day could not be played: {error}").format(error=error)
 
     # -- lifecycle -------------------------------------------------------------------
     def on_mount(self) -> None:

@@ -64,6 +64,24 @@ def t(message: str) -> str:
     return gettext(_current.lang, message)
 
 
+def say_problem(line: str) -> str:
+    """A problem as the layers below the screens put it (English, a message of the
+    catalogue: a sound output gone, no microphone) in the app's language. A line that
+    adds a detail of its own after a known message -- "MESSAGE (what the system
+    said)" -- has the message translated and the detail kept as it came; a line the
+    catalogue does not know is shown as it came."""
+    said = t(line)
+    if said != line:
+        return said
+    at = line.rfind(" (")
+    while at > 0:
+        head = line[:at]
+        if (said := t(head)) != head:
+            return said + line[at:]
+        at = line.rfind(" (", 0, at)
+    return line
+
+
 def tn(singular: str, plural: str, n: int) -> str:
     return ngettext(_current.lang, singular, plural, n)
 

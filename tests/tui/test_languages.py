@@ -13,10 +13,13 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
+from narrator.audio.player import OUTPUT_LOST, OUTPUT_STALLED, STALL
+from narrator.audio.settings import NO_MICROPHONE
 from narrator.i18n.bidi import visual
 from narrator.session.config import Settings
 from narrator.tui.screens.day import DayScreen
 from narrator.tui.screens.night import NightScreen
+from narrator.tui.text import say_problem, use
 from narrator.tui.widgets.call_view import CallView
 from tests.support.clock import ManualClock
 from tests.tui.conftest import run_until, settle, shows, sync
@@ -214,3 +217,58 @@ async def test_a_refused_file_name_is_said_in_the_apps_language(tmp_path: Path, 
         await pilot.press("enter")
         await shows(pilot, visual(said[lang], lang=lang, mode="on"))
         assert isinstance(app.screen, ExportDialog)  # refused: still asking
+
+
+# What the sound said, as the table reads it: the night's failure line, in a part short
+# enough not to wrap (Persian: in visual order, as the screen holds it).
+GONE = {"it": "l'uscita audio è sparita", "fa": "خروجی صدا قطع شد"}
+
+
+@sync
+@pytest.mark.parametrize("lang", ["it", "fa"])
+async def test_a_night_that_cannot_play_says_why_in_the_apps_language(
+    tmp_path: Path, lang: str
+) -> None:
+    """The sound's problems are the app's words too: an Italian table whose sound
+    server went away reads why in Italian, not in the audio layer's English."""
+    app, engine, _ = make_app(tmp_path, settings=Settings(language=lang, bidi="on"))
+    engine.broken = OUTPUT_LOST
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*GAMES[lang], "space")
+        night = app.screen
+        assert isinstance(night, NightScreen)
+        await settle(pilot, lambda: night.state().status == "failed")
+        screen = await shows(pilot, visual(GONE[lang], lang=lang, mode="on"))
+    assert "sound output" not in screen and "went away" not in screen, screen
+    found = english_in(screen, list(app.catalog.rulesets.values()))
+    assert found == set(), f"{lang}: {found}\n{screen}"
+
+
+@pytest.mark.parametrize(
+    ("lang", "line", "said"),
+    [
+        ("it", OUTPUT_STALLED, "l'uscita audio non ha risposto per 3 s"),
+        ("fa", OUTPUT_STALLED, "خروجی صدا ۳ ثانیه پاسخ نداد"),
+        # a known message with the system's own words after it: those kept as they came
+        (
+            "it",
+            f"{NO_MICROPHONE} (Error querying device -1)",
+            "nessun microfono: collegane uno e sceglilo nelle impostazioni (Microfono) "
+            "oppure, con PulseAudio, come sorgente predefinita: "
+            "`pactl set-default-source NOME` (Error querying device -1)",
+        ),
+        ("it", "Connection refused (by the server)", "Connection refused (by the server)"),
+        ("en", OUTPUT_LOST, OUTPUT_LOST),
+    ],
+)
+def test_a_problem_from_below_is_said_in_the_apps_language(lang: str, line: str, said: str) -> None:
+    use(lang, lang)
+    try:
+        assert say_problem(line) == said
+    finally:
+        use("auto", "en")
+
+
+def test_the_stall_says_its_own_seconds() -> None:
+    """The stall's message is a fixed text of the catalogue: it must name `STALL`."""
+    assert f"for {STALL:g} s" in OUTPUT_STALLED

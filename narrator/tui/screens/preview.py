@@ -21,7 +21,7 @@ from narrator.script import Pause, Say, Script
 from narrator.script.render_text import describe, timed_steps, total_seconds
 from narrator.session.game import GameSetup
 from narrator.session.segments import clock
-from narrator.tui.text import NarratorFooter, follow, shape, t, tn
+from narrator.tui.text import NarratorFooter, follow, say_problem, shape, t, tn
 
 STEP = 5.0  # seconds per + or - on an action time
 
@@ -119,7 +119,9 @@ class PreviewScreen(Screen[None]):
         lines += [f"[yellow]! {w}[/]" for w in self.script.warnings]
         if self.audio_problem:
             problem = t("No sound: {problem}. Press e to export instead.")
-            lines.append(f"[red]{shape(problem.format(problem=self.audio_problem))}[/]")
+            lines.append(
+                f"[red]{shape(problem.format(problem=say_problem(self.audio_problem)))}[/]"
+            )
         self.query_one("#summary", Static).update("\n".join(lines))
         self.refresh_bindings()
         self.post_message(self.NightChanged())

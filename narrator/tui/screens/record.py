@@ -26,7 +26,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from narrator.i18n import N_, is_rtl
-from narrator.tui.text import NarratorFooter, align, block, shape, t
+from narrator.tui.text import NarratorFooter, align, block, say_problem, shape, t
 from narrator.tui.widgets.call_view import CallView
 from narrator.tui.widgets.level_meter import LevelMeter
 
@@ -324,7 +324,7 @@ class RecordScreen(Screen[None]):
     def on_record_screen_kept(self, message: Kept) -> None:
         if message.problem is not None:
             failed = t("The take could not be kept ({problem}); try again.")
-            failed = failed.format(problem=message.problem)
+            failed = failed.format(problem=say_problem(message.problem))
             self.state, self.note = "review", ("red", f"✗ {failed}")
             self.show()
             return
@@ -337,5 +337,5 @@ class RecordScreen(Screen[None]):
     def on_record_screen_booth_failed(self, message: BoothFailed) -> None:
         self.query_one(LevelMeter).show(-math.inf)
         self.state = "review" if self.take is not None else "idle"
-        self.note = ("red", f"✗ {message.problem}")
+        self.note = ("red", f"✗ {say_problem(message.problem)}")
         self.show()

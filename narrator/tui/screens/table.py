@@ -29,7 +29,7 @@ from narrator.base.errors import NarratorError
 from narrator.i18n import N_
 from narrator.rules import Ruleset
 from narrator.session.session import Session
-from narrator.tui.text import NarratorFooter, shape, t
+from narrator.tui.text import NarratorFooter, say_problem, shape, t
 
 
 class TableLink(Protocol):
@@ -172,7 +172,7 @@ class TableScreen(Screen[None]):
         self.query_one("#table-players", Static).update(players)
         said = shape(view["said"] or "", state["lang"])  # the voice speaks the game's language
         if view["voice_errors"]:
-            said = shape(t("Voice: {error}").format(error=view["voice_errors"][-1]))
+            said = shape(t("Voice: {error}").format(error=say_problem(view["voice_errors"][-1])))
         if view.get("unsaved"):  # the server stopped: the game as last saved is kept
             stopped = shape(t("The table stopped: {error}").format(error=view["unsaved"]))
             self.query_one("#table-said", Static).update(Text(stopped, style="bold red"))
