@@ -39,8 +39,9 @@ PATIENCE = 0.5
 AUDIBLE = 10 ** (-60 / 20)  # the first sample above -60 dBFS counts as "heard"
 STALL = 3.0  # seconds without a callback after which the output counts as gone
 # PortAudio's paTimedOut: a sound server too busy to answer a new stream in time (seen
-# once at the start of a night, under a test run's load). Nothing has played yet, so the
-# stream is opened again, once, after `START_AGAIN` seconds; a second time is the error.
+# at the start of a night or a day, under a test run's load). Nothing has been heard yet,
+# so the stream is opened again, once, after `START_AGAIN` seconds, and the night starts
+# from its first frame; a second time is the error.
 PA_TIMED_OUT = -9987
 START_AGAIN = 0.5
 # The table reads these in its own language: each is a message of the catalogue, shown
@@ -118,6 +119,12 @@ class Feeder:
         self.first_sound_at: float | None = None
         self.last_fill: float | None = None  # monotonic time of the last callback
         self.fills = 0  # callbacks so far
+
+    def rewind(self) -> None:
+        """Back to the night's first frame: what a stream given up on took was not heard."""
+        with self.lock:
+            self.pos = self.drained = self.skipped_to = 0
+            self.first_sound = self.first_sound_at = None
 
     def heard(self) -> int:
         """Frame the listener hears now: the device buffer lags what was handed over."""
@@ -205,30 +212,51 @@ class Playback:
         self._looked: float | None = None  # when wait() last found the night going on
         self._open = open_stream
         self._streams = 1  # streams opened: only the last one's end counts (`_ended_by`)
+        # An end PortAudio reports while the stream is still starting waits for the
+        # start's outcome (`_starting`): see `start`.
+        self._start_lock = threading.Lock()
+        self._starting = False
+        self._ended_early = False
         self._stream: Stream | None = open_stream(self._callback, self._ended_by(1))
         self.start_retried = False  # the first start timed out and a new stream began
 
     def start(self) -> None:
         if self._stream is None:
             return
-        self._started_at = time.monotonic()
         try:
-            self._stream.start()
+            self._start(self._stream)
         except Exception as exc:  # sounddevice.PortAudioError: (text, code, ...)
             if exc.args[1:2] != (PA_TIMED_OUT,):
                 raise
-            # PortAudio may have started the stream's thread before the wait for it ran
-            # out: closing it then reports its end, which is not the night's.
+            # PortAudio gave up waiting for the stream's thread, and ended the thread
+            # itself (reporting that end from inside the start: not the night's). The
+            # thread may have handed over a few blocks first; they were never heard (the
+            # stream is dropped), so the night starts again from its first frame.
             self._streams += 1
             self._stream.close(ignore_errors=True)
             time.sleep(START_AGAIN)
             with self._stop_lock:
                 if self._stopping:  # stopped meanwhile: nothing to start
                     return
+                self.feeder.rewind()
                 self._stream = stream = self._open(self._callback, self._ended_by(self._streams))
             self.start_retried = True
-            self._started_at = time.monotonic()
+            self._start(stream)
+
+    def _start(self, stream: Stream) -> None:
+        """Start `stream`; an end it reports before its start returned counts only if
+        the start succeeded (a very short night can end that soon)."""
+        self._started_at = time.monotonic()
+        with self._start_lock:
+            self._starting, self._ended_early = True, False
+        try:
             stream.start()
+        finally:
+            with self._start_lock:
+                self._starting = False
+                ended, self._ended_early = self._ended_early, False
+        if ended:
+            self._stream_finished()
 
     def _callback(self, outdata: Any, frames: int, time_info: Any, status: Any) -> None:
         import sounddevice as sd
@@ -247,8 +275,13 @@ class Playback:
         """What PortAudio calls when the `number`th stream opened ends."""
 
         def finished() -> None:
-            if number == self._streams:  # a stream given up on (`start`) ends unheard
-                self._stream_finished()
+            if number != self._streams:  # a stream given up on (`start`) ends unheard
+                return
+            with self._start_lock:
+                if self._starting:
+                    self._ended_early = True
+                    return
+            self._stream_finished()
 
         return finished
 

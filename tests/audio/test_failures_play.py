@@ -11,7 +11,9 @@ is `OUTPUT_LOST`; a stream that stops calling back is `OUTPUT_STALLED`.
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -25,9 +27,9 @@ import pytest
 
 from narrator.audio import player
 from narrator.audio.mixer import MixBuilder
-from narrator.audio.player import OUTPUT_LOST, OUTPUT_STALLED, Playback
+from narrator.audio.player import OUTPUT_LOST, OUTPUT_STALLED, Playback, open_output
 from narrator.script.model import Say
-from tests.support.soundserver import missing_tools, sound_server
+from tests.support.soundserver import SoundServer, missing_tools, sound_server
 
 RATE = 22050
 LINE = re.compile(r"^(\d+):(\d\d\.\d)  (.+)$")
@@ -89,6 +91,7 @@ class ScriptedStream:
         self.finished = finished
         self.mode = "run"
         self.thread = threading.Thread(target=self._run, daemon=True)
+        self.first: np.ndarray | None = None  # the first block it was handed
 
     def _run(self) -> None:
         out = np.zeros((256, 1), np.float32)
@@ -98,6 +101,8 @@ class ScriptedStream:
                 self.callback(out, 256, None, status)
             except Exception:  # CallbackStop: the night's end
                 break
+            if self.first is None:
+                self.first = out[:, 0].copy()
             time.sleep(256 / RATE / 4)
         if self.mode != "hang":
             self.finished()
@@ -115,7 +120,11 @@ class ScriptedStream:
 
 class TimedOutStream(ScriptedStream):
     """A stream the sound server did not answer in time: its start raises what
-    sounddevice raises then (PortAudio's paTimedOut, or another `code`)."""
+    sounddevice raises then (PortAudio's paTimedOut, or another `code`). With
+    `thread_began`, as the real PortAudio does when the server answers just too late
+    (`test_a_stream_started_while_the_server_does_not_answer_plays_the_night_whole`):
+    its thread hands over a few blocks, and PortAudio, giving up on it, ends it and
+    reports that end from inside the start."""
 
     def __init__(self, callback: Callable[..., None], finished: Callable[[], None]) -> None:
         super().__init__(callback, finished)
@@ -126,6 +135,12 @@ class TimedOutStream(ScriptedStream):
     def start(self) -> None:
         import sounddevice as sd
 
+        if self.thread_began:
+            out = np.zeros((256, 1), np.float32)
+            status = type("Status", (), {"output_underflow": False})()
+            for _ in range(5):
+                self.callback(out, 256, None, status)
+            self.finished()
         raise sd.PortAudioError("Error starting stream: Wait timed out", self.code)
 
     def close(self, ignore_errors: bool = True) -> None:
@@ -137,11 +152,13 @@ class TimedOutStream(ScriptedStream):
 def _playback(
     seconds: float, timeouts: int = 0, code: int | None = None, thread_began: bool = False
 ) -> tuple[Playback, list[ScriptedStream]]:
-    """A playback of `seconds` of sound, started; its first `timeouts` streams time out
-    as they start (with `code`, else PortAudio's paTimedOut; `thread_began`: after
-    PortAudio started their thread, so that closing them reports their end)."""
+    """A playback of `seconds` of sound (a ramp from 0 to 0.5: a block tells where it
+    was in the night), started; its first `timeouts` streams time out as they start
+    (with `code`, else PortAudio's paTimedOut; `thread_began`: after their thread took a
+    few blocks, see `TimedOutStream`)."""
     mix = MixBuilder(RATE)
-    mix.add(0, Say("hello"), [np.full(round(seconds * RATE), 0.1, np.float32)])
+    frames = round(seconds * RATE)
+    mix.add(0, Say("hello"), [np.linspace(0.0, 0.5, frames, dtype=np.float32)])
     mix.finish()
     streams: list[ScriptedStream] = []
 
@@ -212,14 +229,19 @@ def test_a_stream_the_server_was_too_busy_to_start_is_opened_again_once() -> Non
 
 
 def test_the_end_of_a_stream_given_up_on_is_not_the_night_s() -> None:
-    """PortAudio's start may time out waiting for a stream thread it did start; closing
-    that stream then reports its end. The night is the new stream's: it plays whole,
-    with no error (a fresh clone's suite once lost a soak's day to "the sound output
-    went away" at a start under load)."""
+    """PortAudio's start may time out waiting for a stream thread it did start: it
+    ends that thread and reports its end, from inside the start (and closing it may
+    report it again). The night is the new stream's: it plays whole, from its first
+    frame, with no error (a fresh clone's suite lost a soak's day to "the sound output
+    went away" at a start under load, twice)."""
     playback, streams = _playback(2.0, timeouts=1, thread_began=True)  # ~0.5 s here
     assert streams[0].closed and playback.start_retried
     assert not playback.wait(0.1)  # still playing: the first stream's end ended nothing
     assert playback.wait(10) and playback.error is None
+    # the blocks the first stream took were not heard: the second began at frame 0
+    first = streams[1].first
+    assert first is not None
+    np.testing.assert_allclose(first, np.linspace(0.0, 0.5, round(2.0 * RATE))[:256], atol=1e-6)
     playback.close()
 
 
@@ -233,3 +255,40 @@ def test_a_second_timeout_or_another_error_is_the_night_s_failure() -> None:
     with pytest.raises(sd.PortAudioError) as refused:
         _playback(0.2, timeouts=1, code=-9996)  # paInvalidDevice: no second try
     assert refused.value.args[1] == -9996
+
+
+@pytest.mark.audio
+def test_a_stream_started_while_the_server_does_not_answer_plays_the_night_whole(
+    sound_server: SoundServer, tmp_path: Path
+) -> None:
+    """The real thing behind the two tests above: a sound server that does not answer
+    as a night's stream starts (stopped for 1.2 s here; in the suite's crowd, one too
+    busy). PortAudio gives up on the stream after 1 s, ends its thread and says so from
+    inside the start; a new stream then plays the night whole, from its first frame --
+    as heard in the sink: 3 s of tone, once."""
+    assert sound_server.process is not None
+    pid, rate = sound_server.process.pid, 44100
+    tone = 0.3 * np.sin(2 * np.pi * 440 * np.arange(3 * rate) / rate)
+    mix = MixBuilder(rate)
+    mix.add(0, Say("tone"), [tone.astype(np.float32)])
+    mix.finish()
+    playback = Playback(mix, open_output(None, rate), rate)
+    recorder = sound_server.record(tmp_path / "night.raw")
+    try:
+        os.kill(pid, signal.SIGSTOP)
+        answers = threading.Timer(1.2, os.kill, (pid, signal.SIGCONT))
+        answers.start()
+        try:
+            playback.start()
+        finally:
+            answers.join()
+            os.kill(pid, signal.SIGCONT)  # whatever happened: the worker's server runs on
+        assert playback.wait(20)
+    finally:
+        playback.close()
+        heard = recorder.stop()
+    assert playback.start_retried and playback.error is None, playback.error
+    block = 1102  # 50 ms of the monitor (22050 Hz)
+    blocks = heard[: len(heard) // block * block].reshape(-1, block)
+    seconds = float(np.count_nonzero(np.sqrt((blocks**2).mean(axis=1)) > 0.1)) * 0.05
+    assert 2.9 <= seconds <= 3.2, seconds
