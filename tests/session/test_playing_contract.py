@@ -19,7 +19,8 @@ from narrator.audio.bed import assets_dir
 from narrator.audio.settings import AudioSettings
 from narrator.compose import AudioStart, LateEngine
 from narrator.script import Cue, Pause, Say, Script, Step
-from narrator.session import NightEngine, Playing, SilentEngine, SystemClock
+from narrator.session import NightEngine, Playing, SilentEngine
+from tests.support.clock import RunningClock
 from tests.support.fake_synth import FakeSynth
 from tests.support.wait import wait_until
 
@@ -31,6 +32,7 @@ def _night(*steps: Step) -> Script:
 
 
 REAL = [pytest.mark.audio, pytest.mark.realtime]
+SPEED = 5  # the silent engine's clock against the wall's (`engine`)
 
 
 @pytest.fixture(
@@ -38,10 +40,16 @@ REAL = [pytest.mark.audio, pytest.mark.realtime]
 )
 def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[NightEngine]:
     """The silent engine; the real one; the real one behind the app's `LateEngine`
-    (built on a thread, asked for before it is ready: the test starts at once)."""
+    (built on a thread, asked for before it is ready: the test starts at once).
+
+    The silent engine runs on a clock five times the wall's: what is under contract is
+    what finished, the current step, an error, stop, pause and close mean, which no
+    clock changes (its seconds are the words' and silences' own, tested at the rates a
+    user may set in tests/table/test_voice.py). At the wall's pace its sample call alone
+    kept a worker waiting 16 s a run."""
     made: NightEngine
     if request.param == "silent":
-        made = SilentEngine(AudioSettings(bed=False), SystemClock(), sounds=SOUNDS)
+        made = SilentEngine(AudioSettings(bed=False), RunningClock(SPEED), sounds=SOUNDS)
     else:
         from narrator.audio import AudioEngine
 
