@@ -38,6 +38,11 @@ MAX_LATENCY = 0.8  # the most a busy machine earns (a call starts that much late
 PATIENCE = 0.5
 AUDIBLE = 10 ** (-60 / 20)  # the first sample above -60 dBFS counts as "heard"
 STALL = 3.0  # seconds without a callback after which the output counts as gone
+# Seconds between two looks of the watcher, beyond what it asked to wait, past which
+# the app itself did not run (its process or its interpreter held up: seen for 6 s
+# under a test run's load): the output's silence then was not seen, and it is not
+# blamed for it -- it gets `STALL` seconds more, watched (`Playback.wait`).
+FROZEN = 1.0
 # PortAudio's paTimedOut: a sound server too busy to answer a new stream in time (seen
 # at the start of a night or a day, under a test run's load). Nothing has been heard yet,
 # so the stream is opened again, once, after `START_AGAIN` seconds, and the night starts
@@ -210,6 +215,7 @@ class Playback:
         self._stopping = False  # stop() was asked for
         self._started_at: float | None = None
         self._looked: float | None = None  # when wait() last found the night going on
+        self._watched_from: float | None = None  # since a freeze of the app's own (`wait`)
         self._open = open_stream
         self._streams = 1  # streams opened: only the last one's end counts (`_ended_by`)
         # An end PortAudio reports while the stream is still starting waits for the
@@ -382,13 +388,29 @@ class Playback:
         """Block until the night has been heard to the end (or stopped, or failed).
 
         An output that stopped calling back for `STALL` seconds fails the playback
-        here: a dead device must not keep a waiter (and the table) waiting forever."""
+        here: a dead device must not keep a waiter (and the table) waiting forever. The
+        seconds counted are those the watcher could see: after the app itself did not
+        run (`FROZEN`), the output has `STALL` seconds more."""
         if self._done.wait(timeout):
             return True
         now = time.monotonic()
         looked, self._looked = self._looked, now
         last = self.feeder.last_fill or self._started_at
-        if last is not None and now - last > STALL and not self._stopping:
+        if last is None or self._stopping:
+            return False
+        unseen = 0.0 if looked is None else now - looked - (timeout or 0.0)
+        if looked is not None and unseen > FROZEN and last >= looked - FROZEN:
+            # The output was calling back when the watcher last looked, and then the
+            # watcher itself did not run: the app was held up, not (yet) the output. It
+            # has `STALL` seconds from now, watched, to call back again.
+            self._watched_from = now
+            log.warning(
+                "the app itself did not run for %.2f s (the output's last callback %.2f s"
+                " ago); the output is watched for %g s more",
+                unseen, now - last, STALL,
+            )  # fmt: skip
+            return False
+        if now - max(last, self._watched_from or last) > STALL:
             # What tells a dead output from an app that itself did not run: when the
             # watcher looked before (a stall seen in a test run's crowd only).
             feeder = self.feeder

@@ -96,7 +96,10 @@ class ScriptedStream:
     def _run(self) -> None:
         out = np.zeros((256, 1), np.float32)
         status = type("Status", (), {"output_underflow": False})()
-        while self.mode == "run":
+        while self.mode in ("run", "held"):
+            if self.mode == "held":  # the app did not run: nor did its callback
+                time.sleep(0.005)
+                continue
             try:
                 self.callback(out, 256, None, status)
             except Exception:  # CallbackStop: the night's end
@@ -292,3 +295,98 @@ def test_a_stream_started_while_the_server_does_not_answer_plays_the_night_whole
     blocks = heard[: len(heard) // block * block].reshape(-1, block)
     seconds = float(np.count_nonzero(np.sqrt((blocks**2).mean(axis=1)) > 0.1)) * 0.05
     assert 2.9 <= seconds <= 3.2, seconds
+
+
+def test_a_watcher_that_itself_did_not_run_does_not_blame_the_output(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Seen in the suite's crowd: the soak's app did not run for 6 s (its watcher had
+    last looked 5.93 s before), and its output was failed as stalled. When the output
+    was calling back up to the watcher's last look, the silence since was the app's: the
+    output gets `STALL` seconds more, watched, and the night goes on."""
+    monkeypatch.setattr(player, "STALL", 0.3)
+    monkeypatch.setattr(player, "FROZEN", 0.2)
+    playback, streams = _playback(3.0)
+    while playback.feeder.fills < 5:
+        assert not playback.wait(0.02)
+    streams[0].mode = "held"  # the whole app held up: callback and watcher alike
+    time.sleep(1.0)
+    streams[0].mode = "run"
+    with caplog.at_level("WARNING", logger="narrator.audio.player"):
+        assert not playback.wait(0.02), playback.error  # the first look after: not a stall
+        deadline = time.monotonic() + 10
+        while not playback.wait(0.02):
+            assert time.monotonic() < deadline
+    assert playback.error is None
+    assert any("the app itself did not run for" in r.message for r in caplog.records)
+    playback.close()
+
+
+def test_an_output_dead_after_the_app_was_held_up_is_still_a_stall(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """... but an output that does not call back in those `STALL` watched seconds is
+    gone: the night fails, no sooner and not much later."""
+    monkeypatch.setattr(player, "STALL", 0.3)
+    monkeypatch.setattr(player, "FROZEN", 0.2)
+    playback, streams = _playback(30.0)
+    while playback.feeder.fills < 5:
+        assert not playback.wait(0.02)
+    streams[0].mode = "held"
+    time.sleep(1.0)
+    watched = time.monotonic()
+    deadline = watched + 10
+    while not playback.wait(0.02):
+        assert time.monotonic() < deadline, "a dead output was never failed"
+    assert playback.error == OUTPUT_STALLED
+    assert time.monotonic() - watched >= 0.3
+    streams[0].mode = "hang"
+    playback.close()
+
+
+@pytest.mark.realtime  # starts a sound server of its own
+@pytest.mark.skipif(bool(missing_tools()), reason="needs pulseaudio and pulseaudio-utils")
+@pytest.mark.parametrize("held", ["app", "server"])
+def test_narrator_play_held_up_goes_on_and_a_server_held_up_is_a_stall(
+    tmp_path: Path, held: str
+) -> None:
+    """The real thing, 1 s into a Secret Moon night of `narrator play`: the command
+    itself stopped (SIGSTOP) for 4 s -- a computer too busy to run it -- goes on to the
+    night's end and says the output ran dry, not that it stopped responding; the sound
+    server stopped for 4 s is the output's stall: exit 3, one line."""
+    with sound_server(tmp_path / "pulse") as server:
+        assert server.process is not None
+        env = {**server.env, "XDG_STATE_HOME": str(tmp_path / "state")}
+        play = subprocess.Popen(
+            [sys.executable, "-m", "narrator.cli", "play", "secret_moon", "--players", "5"]
+            + ["--pace", "0.1", "--no-bed"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        assert play.stdout is not None
+        assert LINE.match(play.stdout.readline())  # the first call heard: it is playing
+        time.sleep(1.0)
+        pid = play.pid if held == "app" else server.process.pid
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            time.sleep(4.0)
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        try:
+            out, err = play.communicate(timeout=60)  # a hang fails here
+        except subprocess.TimeoutExpired:
+            play.kill()
+            play.communicate()
+            pytest.fail("narrator play hung")
+    log = (tmp_path / "state" / "narrator" / "narrator.log").read_text()
+    if held == "app":
+        assert play.returncode == 0, err
+        assert "the sound output ran dry" in err and "stopped responding" not in err, err
+        assert "The game begins" in out  # to the night's end
+        assert "the app itself did not run for" in log, log
+    else:
+        assert play.returncode == 3, err
+        assert re.fullmatch(rf"narrator: the night stopped at \S+: {OUTPUT_STALLED}\n", err), err
+        assert "the watcher looked 0." in log, log  # it was awake: the output was dead
