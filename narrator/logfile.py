@@ -69,8 +69,10 @@ def setup(path: Path | None = None, level: int = logging.INFO) -> logging.Handle
         return _HANDLERS[path]
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        # Opened now, not at the first record: a file opened mid-evening is one more
+        # descriptor at some night, which a leak check cannot tell from a leak.
         handler: logging.Handler = QuietFile(
-            path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8", delay=True
+            path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8", delay=False
         )
     except OSError:
         return None

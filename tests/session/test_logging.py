@@ -43,3 +43,24 @@ def test_a_folder_that_cannot_be_written_means_no_log_not_a_crash(tmp_path: Path
     blocker = tmp_path / "file"
     blocker.write_text("not a folder", encoding="utf-8")
     assert logfile.setup(blocker / "narrator.log") is None
+
+
+def test_the_log_is_open_from_the_start_not_from_its_first_record(tmp_path: Path) -> None:
+    """The soak counts the app's descriptors night after night: a log file opened at
+    its first warning (the app held up, say, at the fifth night) was one more there,
+    which a leak check cannot tell from a leak. The file is open from set-up."""
+    import os
+
+    path = tmp_path / "state" / "narrator.log"
+    handler = logfile.setup(path)
+    assert handler is not None
+    try:
+        before = len(os.listdir("/proc/self/fd"))
+        logging.getLogger("narrator.audio.player").warning("the app itself did not run")
+        handler.flush()
+        assert len(os.listdir("/proc/self/fd")) == before
+        assert "the app itself did not run" in path.read_text(encoding="utf-8")
+    finally:
+        logging.getLogger("narrator").removeHandler(handler)
+        handler.close()
+        logfile._HANDLERS.pop(path, None)

@@ -2,7 +2,8 @@
 descriptors logged every record's "--- Logging error ---" traceback to the terminal
 (25.9 MB in 13 s under a connection flood). Now the records are dropped without a
 word on the terminal, counted, and the file says how many were lost once it opens.
-Run in a real process whose descriptors really run out."""
+(The file is opened at set-up, so what meets this is a file that must open again, as
+after a rotation.) Run in a real process whose descriptors really run out."""
 
 from __future__ import annotations
 
@@ -16,7 +17,11 @@ from pathlib import Path
 from narrator import logfile
 
 path = Path(sys.argv[1])
-assert logfile.setup(path) is not None
+handler = logfile.setup(path)
+assert handler is not None and handler.stream is not None  # opened at set-up
+# The file must open again, as after a rotation -- when no descriptor is left:
+handler.stream.close()
+handler.stream = None
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 resource.setrlimit(resource.RLIMIT_NOFILE, (min(64, hard), hard))
 held = []
