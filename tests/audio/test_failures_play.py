@@ -58,12 +58,7 @@ def test_killing_the_sound_server_5_s_into_play_is_exit_3_and_one_line(tmp_path:
         time.sleep(3.0)
         server.process.kill()
         server.process.wait()
-        try:
-            rest, err = play.communicate(timeout=20)  # a hang fails here
-        except subprocess.TimeoutExpired:
-            play.kill()
-            play.communicate()
-            pytest.fail("narrator play hung after the sound server died")
+        rest, err = _ended(play, 20, "after the sound server died")
     assert play.returncode == 3
     stopped = re.fullmatch(
         r"narrator: the night stopped at (\d+):(\d\d\.\d): the sound output went away "
@@ -81,6 +76,16 @@ def test_killing_the_sound_server_5_s_into_play_is_exit_3_and_one_line(tmp_path:
     assert not any("wake up and open your eyes" in line for line in heard)
     log = (tmp_path / "state" / "narrator" / "audio.log").read_text()
     assert "Connection" in log or "pa_linux_alsa" in log  # the raw lines went here
+
+
+def _ended(play: subprocess.Popen[str], timeout: float, when: str) -> tuple[str, str]:
+    """`narrator play`'s output and errors once it ended; a hang fails the test."""
+    try:
+        return play.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        play.kill()
+        play.communicate()
+        pytest.fail(f"narrator play hung {when}")
 
 
 class ScriptedStream:
@@ -374,12 +379,7 @@ def test_narrator_play_held_up_goes_on_and_a_server_held_up_is_a_stall(
             time.sleep(4.0)
         finally:
             os.kill(pid, signal.SIGCONT)
-        try:
-            out, err = play.communicate(timeout=60)  # a hang fails here
-        except subprocess.TimeoutExpired:
-            play.kill()
-            play.communicate()
-            pytest.fail("narrator play hung")
+        out, err = _ended(play, 60, f"after it or its sound server was held up ({held})")
     log = (tmp_path / "state" / "narrator" / "narrator.log").read_text()
     if held == "app":
         assert play.returncode == 0, err
