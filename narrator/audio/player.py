@@ -50,7 +50,7 @@ FROZEN = 1.0
 PA_TIMED_OUT = -9987
 START_AGAIN = 0.5
 # The table reads these in its own language: each is a message of the catalogue, shown
-# through it (`tui.text.problem`). The stall's seconds are written out for that: STALL.
+# through it (`tui.text.say_problem`). The stall's seconds are written out for that: STALL.
 OUTPUT_LOST = N_("the sound output went away (the sound server stopped, or the device was removed)")
 OUTPUT_STALLED = N_("the sound output stopped responding for 3 s")
 
